@@ -1,0 +1,21 @@
+"""symcompile: a source-to-source compiler for numeric Python.
+
+Decorate a function with `@symbolic`; its first call compiles the function's source through the
+pipeline (front end → IR → passes → code generation → loader) and later calls run the generated
+Python. `f.source` shows what runs.
+
+    import symcompile as sc
+
+    @sc.symbolic
+    def fancy_func(a, b, c, d):
+        ...
+
+    fancy_func(1, 2, 3, 4)
+    print(fancy_func.source)
+"""
+
+from .api import clear_cache, compiled_function, disable, source, symbolic
+from .errors import SymbolicError
+
+__all__ = ["SymbolicError", "clear_cache", "compiled_function", "disable", "source", "symbolic"]
+__version__ = "0.1.0"

@@ -1,0 +1,298 @@
+"""The public API: `@symbolic`, `source`, `compiled_function`, `disable`, `clear_cache`.
+
+This module ties the pipeline together (front end → passes → code generation → loader) and owns
+the call path. `@symbolic` returns a real Python function, not a wrapper object: its `__code__`
+starts as a small stub with the original signature that compiles on the first call, and is then
+replaced by the compiled code itself. A call of a compiled `@symbolic` function is therefore a
+plain call of the generated code, with no Python-level layer in between.
+
+The replacement code must have the same free variables as the original (the function's closure
+cannot change), which generated code has by construction. Where a compiled version needs extra
+cells (objects bound in its own scope), the installed code forwards to it instead.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import inspect
+import os
+import threading
+import types
+import weakref
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator, Sequence, TypeVar, overload
+
+from . import codegen, frontend, ir, loader, pipeline
+from .errors import SymbolicError
+from .pipeline import Pass, PassRun
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+# the key of the general, type-agnostic version in a function's cache of compiled versions
+GENERAL: tuple[object, ...] = ()
+
+_registry: weakref.WeakSet[SymbolicFunction] = weakref.WeakSet()
+_registry_lock = threading.Lock()
+_disable_depth = 0
+
+
+def disabled() -> bool:
+    """True inside `disable()` or when the environment sets SYMCOMPILE_DISABLE (not 0)."""
+    return _disable_depth > 0 or os.environ.get("SYMCOMPILE_DISABLE", "0") not in ("", "0")
+
+
+@dataclass
+class CompiledVersion:
+    """One compiled version of a function: the generated function and how it was made."""
+
+    function: types.FunctionType
+    source: str
+    entry_code: types.CodeType
+    ir: ir.Function | None = None
+    log: list[PassRun] = field(default_factory=list)
+    filename: str | None = None
+    note: str = ""
+
+
+class SourceText:
+    """The generated source of a `@symbolic` function, compiled on first use; reads like a str.
+
+    `str(f.source)` is the plain string; printing it, `in`, `==`, `len` and str methods work.
+    """
+
+    __slots__ = ("_state",)
+
+    def __init__(self, state: SymbolicFunction) -> None:
+        self._state = state
+
+    def __str__(self) -> str:
+        return self._state.version(GENERAL).source
+
+    def __repr__(self) -> str:
+        return str(self)
+
+    def __eq__(self, other: object) -> bool:
+        return str(self) == (str(other) if isinstance(other, SourceText) else other)
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+    def __contains__(self, part: str) -> bool:
+        return part in str(self)
+
+    def __len__(self) -> int:
+        return len(str(self))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(str(self), name)
+
+
+class SymbolicFunction:
+    """The state behind one `@symbolic` function: its source, cache of versions and call path."""
+
+    def __init__(self, original: types.FunctionType, passes: Sequence[Pass]) -> None:
+        self.original = original
+        self.passes = tuple(passes)
+        self.source = frontend.read_function_source(original)
+        self.scope = loader.Scope.of(original)
+        self.pass_through = bool(original.__code__.co_flags & frontend.PASS_THROUGH_FLAGS)
+        self.versions: dict[tuple[object, ...], CompiledVersion] = {}
+        self.lock = threading.Lock()
+        self.stub_code = loader.forwarding_code(self.source.node.args, self.scope, self._first_call)
+        self.wrapper = self._make_wrapper()
+        with _registry_lock:
+            _registry.add(self)
+            self._install()
+
+    def _make_wrapper(self) -> types.FunctionType:
+        original = self.original
+        wrapper = types.FunctionType(self.stub_code, original.__globals__, original.__name__,
+                                     original.__defaults__, original.__closure__)
+        wrapper.__kwdefaults__ = original.__kwdefaults__
+        functools.update_wrapper(wrapper, original)
+        wrapper.original = original  # type: ignore[attr-defined]
+        wrapper.source = SourceText(self)  # type: ignore[attr-defined]
+        wrapper.recompile = self.recompile  # type: ignore[attr-defined]
+        wrapper._symcompile = self  # type: ignore[attr-defined]
+        return wrapper
+
+    # ------------------------------------------------------------ call path
+
+    def _first_call(self, *args: Any, **kwargs: Any) -> Any:
+        """The stub's target: compile (once, under the lock), install, then run this call."""
+        if disabled():
+            return self.original(*args, **kwargs)
+        return self.version(GENERAL).function(*args, **kwargs)
+
+    def _entry_code(self) -> types.CodeType:
+        if disabled():
+            return self.original.__code__
+        general = self.versions.get(GENERAL)
+        return self.stub_code if general is None else general.entry_code
+
+    def _install(self) -> None:
+        """Point the public function at the right code: original, stub or compiled."""
+        self.wrapper.__code__ = self._entry_code()
+
+    def reinstall(self) -> None:
+        with self.lock:
+            self._install()
+
+    # ---------------------------------------------------------------- cache
+
+    def version(self, key: tuple[object, ...]) -> CompiledVersion:
+        """The compiled version for `key`, compiling it (once) if needed."""
+        with self.lock:
+            found = self.versions.get(key)
+            if found is None:
+                found = self.versions[key] = self._compile()
+                self._install()
+            return found
+
+    def clear(self) -> None:
+        """Forget every compiled version; the next call compiles again."""
+        with self.lock:
+            for version in self.versions.values():
+                if version.filename is not None:
+                    loader.forget_source(version.filename)
+            self.versions.clear()
+            self._install()
+
+    def recompile(self) -> None:
+        """Compile again now, reading the current values of the globals the compiler uses."""
+        self.clear()
+        self.version(GENERAL)
+
+    # -------------------------------------------------------------- compiling
+
+    def _compile(self) -> CompiledVersion:
+        if self.pass_through:
+            return CompiledVersion(self.original, self.source.text, self.original.__code__,
+                                   note="generator or coroutine: passed through unchanged")
+        try:
+            return self._compile_ir()
+        except SymbolicError:
+            raise
+        except RecursionError:
+            raise self._error("the function is too deeply nested for symcompile to compile",
+                              "split the deepest expression into several statements") from None
+        except Exception as exc:
+            raise self._error(
+                f"internal error in symcompile: {type(exc).__name__}: {exc}",
+                "this is a bug in symcompile; please report it with the function's source. "
+                "Meanwhile run the function as plain Python: remove @symbolic or use "
+                "symcompile.disable()",
+            ) from exc
+
+    def _compile_ir(self) -> CompiledVersion:
+        before = frontend.build_function(self.source)
+        after, log = pipeline.run_passes(before, self.passes)
+        text = codegen.render_function(after)
+        function, filename = loader.load(text, self.scope)
+        function.__doc__ = self.original.__doc__
+        code = function.__code__
+        if code.co_freevars != self.original.__code__.co_freevars:
+            code = loader.forwarding_code(self.source.node.args, self.scope, function)
+        return CompiledVersion(function, text, code, after, log, filename)
+
+    def _error(self, message: str, hint: str) -> SymbolicError:
+        node = self.source.node
+        line = self.source.lines[node.lineno - 1] if node.lineno <= len(self.source.lines) else ""
+        return SymbolicError(f"cannot compile {self.original.__qualname__!r}: {message}",
+                             filename=self.source.filename, lineno=node.lineno,
+                             col=node.col_offset, source_line=line, hint=hint)
+
+
+# -------------------------------------------------------------- public API
+
+
+@overload
+def symbolic(func: F, /) -> F: ...
+@overload
+def symbolic(*, passes: Sequence[Pass] | None = None) -> Callable[[F], F]: ...
+
+
+def symbolic(func: Any = None, /, *, passes: Sequence[Pass] | None = None) -> Any:
+    """Compile `func` to optimized Python on its first call; later calls run the compiled code.
+
+    Use bare (`@symbolic`) or with options (`@symbolic(passes=[...])`). `passes` replaces the
+    default pipeline (`symcompile.pipeline.PASSES`). The result is a plain function with the
+    original's name, docstring and signature, plus `.source` (the generated source),
+    `.original` (the undecorated function, also `__wrapped__`) and `.recompile()`.
+    """
+    chosen = pipeline.PASSES if passes is None else tuple(passes)
+    if func is None:
+        return functools.partial(_decorate, passes=chosen)
+    return _decorate(func, chosen)
+
+
+def _decorate(func: Any, passes: Sequence[Pass]) -> Any:
+    if isinstance(func, (staticmethod, classmethod)):
+        return type(func)(_decorate(func.__func__, passes))
+    if isinstance(func, types.MethodType):
+        return types.MethodType(_decorate(func.__func__, passes), func.__self__)
+    state = getattr(func, "_symcompile", None)
+    if isinstance(state, SymbolicFunction):
+        func = state.original
+    if not isinstance(func, types.FunctionType):
+        raise SymbolicError(
+            f"@symbolic compiles Python functions; got {type(func).__name__} {func!r}",
+            hint="decorate a function written in Python (def or lambda)",
+        )
+    return SymbolicFunction(func, passes).wrapper
+
+
+def _state_and_arguments(
+    func: Any, args: tuple[Any, ...], kwargs: dict[str, Any], caller: str
+) -> SymbolicFunction:
+    """The state behind a `@symbolic` function (or bound method), checking the arguments bind."""
+    target = func.__func__ if isinstance(func, types.MethodType) else func
+    state = getattr(target, "_symcompile", None)
+    if not isinstance(state, SymbolicFunction):
+        raise TypeError(f"{caller}() expects a @symbolic function; got {func!r} "
+                        f"(decorate it with @symcompile.symbolic first)")
+    bound_self = (func.__self__,) if isinstance(func, types.MethodType) else ()
+    inspect.signature(state.original).bind(*bound_self, *args, **kwargs)
+    return state
+
+
+def source(func: Any, *args: Any, **kwargs: Any) -> str:
+    """The generated source of the version of `func` that these arguments select."""
+    return _state_and_arguments(func, args, kwargs, "source").version(GENERAL).source
+
+
+def compiled_function(func: Any, *args: Any, **kwargs: Any) -> types.FunctionType:
+    """The generated function itself for these arguments (what a call of `func` runs)."""
+    return _state_and_arguments(func, args, kwargs, "compiled_function").version(GENERAL).function
+
+
+def clear_cache() -> None:
+    """Forget every compiled version of every `@symbolic` function; calls compile again."""
+    with _registry_lock:
+        states = list(_registry)
+    for state in states:
+        state.clear()
+
+
+@contextlib.contextmanager
+def disable() -> Iterator[None]:
+    """Run `@symbolic` functions as their original Python inside this block (process-wide).
+
+    Also usable as a decorator. Setting the environment variable SYMCOMPILE_DISABLE=1 has the
+    same effect for the whole process.
+    """
+    global _disable_depth
+    with _registry_lock:
+        _disable_depth += 1
+        states = list(_registry)
+    for state in states:
+        state.reinstall()
+    try:
+        yield
+    finally:
+        with _registry_lock:
+            _disable_depth -= 1
+            states = list(_registry)
+        for state in states:
+            state.reinstall()

@@ -1,0 +1,410 @@
+"""The intermediate representation: an expression DAG inside structured statements.
+
+The front end builds it from Python's AST, passes rewrite it (always building new nodes, never
+mutating), the verifier checks it and code generation turns it back into Python. Nodes are
+immutable and compare structurally, so equal subexpressions are interchangeable and may be shared
+(a DAG); constants compare by type and bits, never by `==` (`1`, `1.0` and `True` differ, `0.0`
+and `-0.0` differ, NaN equals itself).
+
+What the compiler does not model is kept verbatim as an *opaque* node holding the original AST:
+`Opaque` statements (try, with, nested def, ...) and `OpaqueExpr` expressions (lambda,
+comprehensions, f-strings, walrus, ...). They are barriers for the passes, never errors.
+
+`format_function` is the printer: a compact text form used by errors, tests and `explain`.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import struct
+from dataclasses import dataclass, field
+from typing import Union
+
+
+def const_key(value: object) -> object:
+    """A hashable key that identifies a constant by type and bits (never by `==`)."""
+    kind = type(value)
+    if kind is float:
+        return (kind, struct.pack("<d", value)) if not math.isnan(value) else (kind, "nan")
+    if kind is complex:
+        return (kind, const_key(value.real), const_key(value.imag))
+    if kind in (tuple, frozenset):
+        items = sorted(map(const_key, value), key=repr) if kind is frozenset else value
+        return (kind, tuple(const_key(item) for item in items))
+    return (kind, value)
+
+
+@dataclass(frozen=True, slots=True)
+class Loc:
+    """A position in the user's file: 1-based line, 0-based column."""
+
+    line: int
+    col: int = 0
+
+
+NO_LOC = Loc(0, 0)
+
+
+# ---------------------------------------------------------------- expressions
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Const:
+    """A literal value (None, bool, int, float, complex, str, bytes, Ellipsis or a tuple of them)."""
+
+    value: object
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Const and const_key(self.value) == const_key(other.value)
+
+    def __hash__(self) -> int:
+        return hash(const_key(self.value))
+
+
+@dataclass(frozen=True, slots=True)
+class Name:
+    """A read of (or, as a target, a write to) a variable: parameter, local, global or builtin."""
+
+    id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Op:
+    """A unary or binary operator from the op table applied to its operands."""
+
+    op: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Compare:
+    """A comparison chain `a < b <= c`: each middle operand is evaluated once."""
+
+    ops: tuple[str, ...]
+    operands: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BoolOp:
+    """`a and b and c` / `a or b`: short-circuit, the result is one of the operands."""
+
+    op: str
+    values: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class IfExp:
+    """`body if test else orelse`: only the chosen branch is evaluated."""
+
+    test: Expr
+    body: Expr
+    orelse: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Keyword:
+    """A keyword argument of a call; `name` is None for `**mapping`."""
+
+    name: str | None
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """A call. Arguments may be `Starred` (`*args`); keywords may be `**kwargs`."""
+
+    func: Expr
+    args: tuple[Expr, ...]
+    keywords: tuple[Keyword, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Attribute:
+    """`value.attr`."""
+
+    value: Expr
+    attr: str
+
+
+@dataclass(frozen=True, slots=True)
+class Subscript:
+    """`value[index]`; the index may be a `Slice` or a tuple holding slices."""
+
+    value: Expr
+    index: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Slice:
+    """`lower:upper:step` inside a subscript; absent parts are None."""
+
+    lower: Expr | None
+    upper: Expr | None
+    step: Expr | None
+
+
+@dataclass(frozen=True, slots=True)
+class Starred:
+    """`*value` in a call, a display or an assignment target."""
+
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Build:
+    """A tuple, list or set display. Lists and sets are fresh mutable objects on every run."""
+
+    kind: str
+    elts: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DictDisplay:
+    """`{k: v, **m}`: a key of None means `**value`."""
+
+    keys: tuple[Expr | None, ...]
+    values: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class OpaqueExpr:
+    """An expression kept verbatim (lambda, comprehension, f-string, walrus, yield, await...)."""
+
+    node: ast.expr
+    reason: str
+    text: str = field(default="")
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", ast.unparse(self.node))
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is OpaqueExpr and ast.dump(self.node) == ast.dump(other.node)
+
+    def __hash__(self) -> int:
+        return hash(ast.dump(self.node))
+
+
+Expr = Union[
+    Const, Name, Op, Compare, BoolOp, IfExp, Call, Attribute, Subscript, Slice, Starred,
+    Build, DictDisplay, OpaqueExpr,
+]
+EXPR_TYPES: tuple[type, ...] = Expr.__args__
+
+# ----------------------------------------------------------------- statements
+
+
+@dataclass(frozen=True, slots=True)
+class Assign:
+    """`t1 = t2 = value`: targets are Name, Attribute, Subscript, tuple/list displays, Starred."""
+
+    targets: tuple[Expr, ...]
+    value: Expr
+    loc: Loc = field(default=NO_LOC, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class AugAssign:
+    """`target op= value` (in place where the type supports it, e.g. arrays)."""
+
+    target: Expr
+    op: str
+    value: Expr
+    loc: Loc = field(default=NO_LOC, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class If:
+    test: Expr
+    body: tuple[Stmt, ...]
+    orelse: tuple[Stmt, ...]
+    loc: Loc = field(default=NO_LOC, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class For:
+    target: Expr
+    iter: Expr
+    body: tuple[Stmt, ...]
+    orelse: tuple[Stmt, ...]
+    loc: Loc = field(default=NO_LOC, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class While:
+    test: Expr
+    body: tuple[Stmt, ...]
+    orelse: tuple[Stmt, ...]
+    loc: Loc = field(default=NO_LOC, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Break:
+    loc: Loc = field(default=NO_LOC, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Continue:
+    loc: Loc = field(default=NO_LOC, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Return:
+    value: Expr | None
+    loc: Loc = field(default=NO_LOC, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Raise:
+    exc: Expr | None
+    cause: Expr | None
+    loc: Loc = field(default=NO_LOC, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class ExprStmt:
+    """An expression evaluated for its effect (a call such as `print(x)`, or a docstring)."""
+
+    value: Expr
+    loc: Loc = field(default=NO_LOC, compare=False)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Opaque:
+    """A statement kept verbatim: a barrier nothing moves across; what it touches is unknown."""
+
+    node: ast.stmt
+    reason: str
+    loc: Loc = field(default=NO_LOC, compare=False)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Opaque and ast.dump(self.node) == ast.dump(other.node)
+
+    def __hash__(self) -> int:
+        return hash(ast.dump(self.node))
+
+
+Stmt = Union[Assign, AugAssign, If, For, While, Break, Continue, Return, Raise, ExprStmt, Opaque]
+STMT_TYPES: tuple[type, ...] = Stmt.__args__
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Function:
+    """A whole function: its signature kept as Python AST (`params`, `returns`), its body as IR.
+
+    `filename` and `loc` point at the `def` line in the user's file.
+    """
+
+    name: str
+    params: ast.arguments
+    returns: ast.expr | None
+    body: tuple[Stmt, ...]
+    filename: str = "<unknown>"
+    loc: Loc = NO_LOC
+
+    def with_body(self, body: tuple[Stmt, ...]) -> Function:
+        """This function with a new body; `self` when the body is the same object."""
+        if body is self.body:
+            return self
+        return Function(self.name, self.params, self.returns, body, self.filename, self.loc)
+
+
+# -------------------------------------------------------------------- printer
+
+
+def format_expr(expr: Expr | None) -> str:
+    """The compact prefix form of an expression: `(add a (mul b 2))`."""
+    match expr:
+        case None:
+            return "_"
+        case Const(value):
+            return repr(value)
+        case Name(id):
+            return id
+        case Op(op, args):
+            return f"({op} {' '.join(map(format_expr, args))})"
+        case Compare(ops, operands):
+            parts = [format_expr(operands[0])]
+            for op, operand in zip(ops, operands[1:]):
+                parts += [op, format_expr(operand)]
+            return f"(compare {' '.join(parts)})"
+        case BoolOp(op, values):
+            return f"({op} {' '.join(map(format_expr, values))})"
+        case IfExp(test, body, orelse):
+            return f"(ifexp {format_expr(test)} {format_expr(body)} {format_expr(orelse)})"
+        case Call(func, args, keywords):
+            parts = [format_expr(func), *map(format_expr, args)]
+            parts += [f"{kw.name or '**'}={format_expr(kw.value)}" for kw in keywords]
+            return f"(call {' '.join(parts)})"
+        case Attribute(value, attr):
+            return f"(attr {format_expr(value)} {attr})"
+        case Subscript(value, index):
+            return f"(item {format_expr(value)} {format_expr(index)})"
+        case Slice(lower, upper, step):
+            return f"(slice {format_expr(lower)} {format_expr(upper)} {format_expr(step)})"
+        case Starred(value):
+            return f"*{format_expr(value)}"
+        case Build(kind, elts):
+            return f"({kind} {' '.join(map(format_expr, elts))})".replace(" )", ")")
+        case DictDisplay(keys, values):
+            items = [f"{format_expr(k) if k is not None else '**'}:{format_expr(v)}"
+                     for k, v in zip(keys, values)]
+            return f"(dict {' '.join(items)})".replace(" )", ")")
+        case OpaqueExpr(text=text):
+            return f"(opaque {text!r})"
+    raise TypeError(f"not an IR expression: {expr!r}")
+
+
+def _format_block(body: tuple[Stmt, ...], depth: int) -> list[str]:
+    lines: list[str] = []
+    for stmt in body:
+        lines += _format_stmt(stmt, depth)
+    return lines or ["  " * depth + "pass"]
+
+
+def _format_stmt(stmt: Stmt, depth: int) -> list[str]:
+    pad = "  " * depth
+    tag = f"{stmt.loc.line:>4}| " if stmt.loc.line else "    | "
+    head = tag + pad
+    match stmt:
+        case Assign(targets, value):
+            return [head + " = ".join([*map(format_expr, targets), format_expr(value)])]
+        case AugAssign(target, op, value):
+            return [head + f"{format_expr(target)} {op}= {format_expr(value)}"]
+        case If(test, body, orelse):
+            lines = [head + f"if {format_expr(test)}:", *_format_block(body, depth + 1)]
+            if orelse:
+                lines += ["    | " + pad + "else:", *_format_block(orelse, depth + 1)]
+            return lines
+        case For(target, iter_, body, orelse):
+            lines = [head + f"for {format_expr(target)} in {format_expr(iter_)}:"]
+            lines += _format_block(body, depth + 1)
+            if orelse:
+                lines += ["    | " + pad + "else:", *_format_block(orelse, depth + 1)]
+            return lines
+        case While(test, body, orelse):
+            lines = [head + f"while {format_expr(test)}:", *_format_block(body, depth + 1)]
+            if orelse:
+                lines += ["    | " + pad + "else:", *_format_block(orelse, depth + 1)]
+            return lines
+        case Break():
+            return [head + "break"]
+        case Continue():
+            return [head + "continue"]
+        case Return(value):
+            return [head + f"return {format_expr(value)}"]
+        case Raise(exc, cause):
+            return [head + f"raise {format_expr(exc)} from {format_expr(cause)}"]
+        case ExprStmt(value):
+            return [head + format_expr(value)]
+        case Opaque(node, reason):
+            first = ast.unparse(node).splitlines()[0]
+            return [head + f"opaque[{reason}] {first}"]
+    raise TypeError(f"not an IR statement: {stmt!r}")
+
+
+def format_function(function: Function) -> str:
+    """The whole function in the compact text form, one statement a line, with source lines."""
+    params = ast.unparse(function.params)
+    header = f"{function.loc.line:>4}| func {function.name}({params}):"
+    return "\n".join([header, *_format_block(function.body, 1)]) + "\n"

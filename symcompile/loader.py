@@ -1,0 +1,207 @@
+"""Loader: generated source text → a live Python function.
+
+The stage after code generation. The text is registered in `linecache` under a recognizable
+filename (`<symcompile: fancy_func @ demo.py:3>`), so tracebacks, `inspect.getsource` and `pdb`
+show the generated code; then it is compiled and bound to the user's world:
+
+- globals are the user's module dict itself, so a global that was not inlined stays live;
+- closure variables use the original function's own cells, so `nonlocal` and later rebinding by
+  the enclosing function behave as before;
+- objects without a literal spelling (arrays, functions from other modules...) are bound in
+  fresh cells of the generated function's own scope, never written into the user's module;
+- defaults are the original function's own default objects (a mutable default stays shared).
+
+To build those cells the `def` is compiled inside a factory function whose parameters are the
+free names (and, for a method, inside a class of the same name, so `self.__x` is mangled as in
+the original). The factory is never called: the code object is taken out of it.
+
+`forwarding_code` makes the other kind of code the call path needs: a function body with the
+original signature that just calls a given Python object with the same arguments.
+"""
+
+from __future__ import annotations
+
+import __future__
+import ast
+import copy
+import itertools
+import linecache
+import os
+import types
+import warnings
+from dataclasses import dataclass, field
+from typing import Callable, Iterator
+
+FACTORY_NAME = "_symcompile_factory"
+FUTURE_FLAGS = 0
+for _feature in __future__.all_feature_names:
+    FUTURE_FLAGS |= getattr(__future__, _feature).compiler_flag
+
+_counter = itertools.count(1)
+# Python 3.12 added type parameters to def and class nodes
+_TYPE_PARAMS: dict[str, list[ast.AST]] = {"type_params": []} if "type_params" in ast.FunctionDef._fields else {}
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Where a generated function lives: everything it shares with the original function."""
+
+    name: str
+    qualname: str
+    module: str | None
+    globals: dict[str, object]
+    closure: dict[str, types.CellType]
+    defaults: tuple[object, ...] | None
+    kwdefaults: dict[str, object] | None
+    private_class: str | None
+    future_flags: int
+    location: str
+    bindings: dict[str, object] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, func: types.FunctionType) -> Scope:
+        """The scope of an existing Python function."""
+        code = func.__code__
+        filename = os.path.basename(code.co_filename)
+        return cls(
+            name=func.__name__,
+            qualname=func.__qualname__,
+            module=func.__module__,
+            globals=func.__globals__,
+            closure=dict(zip(code.co_freevars, func.__closure__ or ())),
+            defaults=func.__defaults__,
+            kwdefaults=func.__kwdefaults__,
+            private_class=private_class_name(func.__qualname__),
+            future_flags=code.co_flags & FUTURE_FLAGS,
+            location=f"{filename}:{code.co_firstlineno}",
+        )
+
+
+def private_class_name(qualname: str) -> str | None:
+    """The class whose name mangles `__private` names in this function, if any.
+
+    The nearest enclosing class in the qualified name: `C.m` and `C.m.<locals>.g` → `C`.
+    """
+    parts = qualname.split(".")[:-1]
+    for index in range(len(parts) - 1, -1, -1):
+        is_function = index + 1 < len(parts) and parts[index + 1] == "<locals>"
+        if parts[index] != "<locals>" and not is_function:
+            return parts[index]
+    return None
+
+
+def register_source(text: str, scope: Scope) -> str:
+    """Put `text` in linecache under a new recognizable filename, and return that name."""
+    filename = f"<symcompile: {scope.qualname} @ {scope.location} #{next(_counter)}>"
+    linecache.cache[filename] = (len(text), None, text.splitlines(keepends=True), filename)
+    return filename
+
+
+def forget_source(filename: str) -> None:
+    """Drop a generated source from linecache (its function was discarded)."""
+    linecache.cache.pop(filename, None)
+
+
+def _strip_evaluated_parts(node: ast.FunctionDef) -> None:
+    """Remove defaults and annotations: the original's values are reused, not re-evaluated."""
+    args = node.args
+    args.defaults = []
+    args.kw_defaults = [None] * len(args.kwonlyargs)
+    for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg):
+        if arg is not None:
+            arg.annotation = None
+    node.returns = None
+
+
+def _has_docstring(node: ast.FunctionDef) -> bool:
+    first = node.body[0]
+    return isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) \
+        and isinstance(first.value.value, str)
+
+
+def _wrap_in_factory(node: ast.FunctionDef, scope: Scope) -> ast.Module:
+    """`def factory(<free names>): def f(...): nonlocal <closure>; ...` (inside `class C:`)."""
+    free = sorted(set(scope.closure) | set(scope.bindings))
+    if scope.closure:
+        # every original closure variable stays free, so the code fits the original's closure
+        declaration = ast.Nonlocal(sorted(scope.closure), lineno=node.lineno, col_offset=0)
+        node.body.insert(int(_has_docstring(node)), declaration)
+    params = ast.arguments(posonlyargs=[], args=[ast.arg(name) for name in free], vararg=None,
+                           kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
+    at_def = {"lineno": node.lineno, "col_offset": 0}
+    factory: ast.stmt = ast.FunctionDef(FACTORY_NAME, params, [node], [], None, None,
+                                        **_TYPE_PARAMS, **at_def)
+    if scope.private_class is not None:
+        factory = ast.ClassDef(scope.private_class, [], [], [factory], [], **_TYPE_PARAMS, **at_def)
+    return ast.fix_missing_locations(ast.Module([factory], type_ignores=[]))
+
+
+def _nested_code(code: types.CodeType) -> Iterator[tuple[types.CodeType, types.CodeType]]:
+    """Every (parent, child) pair of code objects nested in `code`."""
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            yield code, const
+            yield from _nested_code(const)
+
+
+def compile_def(node: ast.FunctionDef, filename: str, scope: Scope) -> types.CodeType:
+    """Compile a `def` (its tree is edited in place) as a function of `scope`."""
+    _strip_evaluated_parts(node)
+    name = node.name
+    module = _wrap_in_factory(node, scope)
+    with warnings.catch_warnings():
+        # the user's own code already showed its SyntaxWarnings when it was first compiled
+        warnings.simplefilter("ignore", SyntaxWarning)
+        code = compile(module, filename, "exec", flags=scope.future_flags, dont_inherit=True)
+    return next(child for parent, child in _nested_code(code)
+                if parent.co_name == FACTORY_NAME and child.co_name == name)
+
+
+def make_function(code: types.CodeType, scope: Scope) -> types.FunctionType:
+    """A function running `code` in `scope` (the original's globals, cells and defaults)."""
+    cells = tuple(
+        scope.closure[name] if name in scope.closure else types.CellType(scope.bindings[name])
+        for name in code.co_freevars
+    )
+    function = types.FunctionType(code, scope.globals, scope.name, scope.defaults, cells or None)
+    function.__kwdefaults__ = scope.kwdefaults
+    function.__qualname__ = scope.qualname
+    function.__module__ = scope.module
+    return function
+
+
+def load(text: str, scope: Scope) -> tuple[types.FunctionType, str]:
+    """The function defined by the generated `text`, and the linecache filename it lives under."""
+    filename = register_source(text, scope)
+    node = ast.parse(text, filename).body[0]
+    if not isinstance(node, ast.FunctionDef):
+        raise TypeError("generated source must hold a single def")
+    return make_function(compile_def(node, filename, scope), scope), filename
+
+
+def _forwarding_call(args: ast.arguments, callee: ast.expr) -> ast.Return:
+    """`return callee(a, b, *args, k=k, **kw)` for the parameters `args`."""
+    positional: list[ast.expr] = [ast.Name(a.arg, ast.Load()) for a in (*args.posonlyargs, *args.args)]
+    if args.vararg is not None:
+        positional.append(ast.Starred(ast.Name(args.vararg.arg, ast.Load()), ast.Load()))
+    keywords = [ast.keyword(a.arg, ast.Name(a.arg, ast.Load())) for a in args.kwonlyargs]
+    if args.kwarg is not None:
+        keywords.append(ast.keyword(None, ast.Name(args.kwarg.arg, ast.Load())))
+    return ast.Return(ast.Call(callee, positional, keywords))
+
+
+def forwarding_code(params: ast.arguments, scope: Scope, target: Callable[..., object]) -> types.CodeType:
+    """Code with the parameters `params` whose body is `return target(<same arguments>)`.
+
+    It has exactly the free variables of the original function, so it can become the
+    `__code__` of a function made with the original closure. `target` is reached through the
+    code's constants (set after compiling), so calling it costs no name lookup.
+    """
+    marker = f"symcompile forwarding target {id(target)}"
+    name = scope.name if scope.name.isidentifier() else "forward"
+    body = [_forwarding_call(params, ast.Constant(marker))]
+    node = ast.FunctionDef(name, copy.deepcopy(params), body, [], None, None,
+                           lineno=1, col_offset=0, **_TYPE_PARAMS)
+    code = compile_def(node, "<symcompile forwarding>", scope)
+    consts = tuple(target if const == marker else const for const in code.co_consts)
+    return code.replace(co_consts=consts)
