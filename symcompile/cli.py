@@ -1,0 +1,150 @@
+"""The command line: `symcompile demo | show FILE::FUNC | bench` (also `python -m symcompile`).
+
+A thin layer over the public API. Exit codes: 0 success, 1 the command ran and failed (for
+example a function that cannot be compiled), 2 bad usage or input (missing file, missing
+function, a file that does not parse). Errors go to stderr as one clear line, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import inspect
+import sys
+import timeit
+import types
+from pathlib import Path
+from typing import Any, Sequence
+
+from . import api
+from .examples import fancy
+from .errors import SymbolicError
+
+
+class UsageError(Exception):
+    """Bad input on the command line (exit code 2)."""
+
+
+class ScriptError(Exception):
+    """The user's file raised while it was being imported (exit code 1)."""
+
+
+def _load_module(path_text: str) -> types.ModuleType:
+    path = Path(path_text)
+    if not path.is_file():
+        raise UsageError(f"{path_text}: no such file")
+    try:
+        compile(path.read_text(encoding="utf-8"), str(path), "exec")
+    except SyntaxError as error:
+        raise UsageError(f"{path_text}:{error.lineno}: syntax error: {error.msg}") from None
+    except (UnicodeDecodeError, ValueError) as error:
+        raise UsageError(f"{path_text}: cannot read as Python source: {error}") from None
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as error:
+        raise ScriptError(f"{path_text}: running the file failed: {type(error).__name__}: {error}")
+    return module
+
+
+def _find_function(spec: str) -> Any:
+    """`FILE::NAME` (NAME may be dotted, `Class.method`) → the function object."""
+    file_part, sep, name = spec.rpartition("::")
+    if not sep or not file_part or not name:
+        raise UsageError(f"{spec!r}: expected FILE::FUNCTION, for example demo.py::fancy_func")
+    found: Any = _load_module(file_part)
+    for part in name.split("."):
+        if not hasattr(found, part):
+            raise UsageError(f"{file_part}: no function named {name!r}")
+        found = getattr(found, part)
+    if isinstance(found, types.MethodType):
+        found = found.__func__
+    if not callable(found):
+        raise UsageError(f"{file_part}: {name!r} is not a function")
+    return found
+
+
+def _symbolic_version(function: Any) -> Any:
+    return function if hasattr(function, "_symcompile") else api.symbolic(function)
+
+
+def command_show(args: argparse.Namespace) -> int:
+    function = _symbolic_version(_find_function(args.target))
+    print(function.source, end="")
+    return 0
+
+
+def _per_thousand_calls(function: Any, number: int) -> float:
+    """Seconds per 1000 calls of `function(1, 2, 3, 4)`, best of five runs."""
+    runs = timeit.repeat("f(1, 2, 3, 4)", globals={"f": function}, number=number, repeat=5)
+    return min(runs) / number * 1000
+
+
+def command_demo(args: argparse.Namespace) -> int:
+    imperative = fancy.fancy_func
+    compiled = api.symbolic(imperative)
+    print("The imperative program (from the textbook chapter on hybrid programming):\n")
+    print(inspect.getsource(fancy))
+    print(f"fancy_func(1, 2, 3, 4): imperative {imperative(1, 2, 3, 4)}, "
+          f"compiled {compiled(1, 2, 3, 4)}\n")
+    print("The source symcompile generated for it (print(fancy_func.source)):\n")
+    print(compiled.source)
+    number = 20_000 if args.quick else 200_000
+    before = _per_thousand_calls(imperative, number)
+    after = _per_thousand_calls(compiled, number)
+    print(f"before: {before:.6f} s per 1000 calls (imperative)")
+    print(f"after:  {after:.6f} s per 1000 calls (compiled), {before / after:.2f}x")
+    return 0
+
+
+def command_bench(args: argparse.Namespace) -> int:
+    checkout = Path(__file__).resolve().parents[1]
+    if not (checkout / "benchmarks" / "__main__.py").is_file():
+        raise UsageError("the benchmark suite lives in benchmarks/ of a source checkout; "
+                         "install symcompile from one (pip install -e .) to run it")
+    sys.path.insert(0, str(checkout))
+    from benchmarks.__main__ import main as benchmark_main
+    return benchmark_main(["--quick"] if args.quick else [])
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="symcompile",
+        description="symcompile: compile numeric Python functions into optimized Python source.",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    demo = commands.add_parser("demo", help="the textbook's fancy_func, imperative vs compiled",
+                               description="Compile the textbook's fancy_func and show the "
+                               "source symcompile generates and the time it takes.")
+    demo.add_argument("--quick", action="store_true", help="time fewer calls")
+    demo.set_defaults(run=command_demo)
+    show = commands.add_parser("show", help="print the optimized source of a function",
+                               description="Import FILE and print the source symcompile "
+                               "generates for FUNCTION.")
+    show.add_argument("target", metavar="FILE::FUNCTION",
+                      help="for example examples/fancy.py::fancy_func (Class.method works too)")
+    show.set_defaults(run=command_show)
+    bench = commands.add_parser("bench", help="run the benchmark suite (ratios from one run)",
+                                description="Run the benchmarks in benchmarks/ and print ratios.")
+    bench.add_argument("--quick", action="store_true", help="fewer repeats, for a smoke test")
+    bench.set_defaults(run=command_bench)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.run(args))
+    except UsageError as error:
+        print(f"symcompile: error: {error}", file=sys.stderr)
+        return 2
+    except (SymbolicError, ScriptError) as error:
+        print(f"symcompile: error: {error}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Small example programs used by `symcompile demo` and the documentation."""
