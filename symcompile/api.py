@@ -14,13 +14,13 @@ cells (objects bound in its own scope), the installed code forwards to it instea
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import inspect
 import os
 import threading
 import types
 import weakref
-from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Sequence, TypeVar, overload
 
 from . import codegen, frontend, ir, loader, pipeline
@@ -42,7 +42,7 @@ def disabled() -> bool:
     return _disable_depth > 0 or os.environ.get("SYMCOMPILE_DISABLE", "0") not in ("", "0")
 
 
-@dataclass
+@dataclasses.dataclass
 class CompiledVersion:
     """One compiled version of a function: the generated function and how it was made."""
 
@@ -50,7 +50,7 @@ class CompiledVersion:
     source: str
     entry_code: types.CodeType
     ir: ir.Function | None = None
-    log: list[PassRun] = field(default_factory=list)
+    log: list[PassRun] = dataclasses.field(default_factory=list)
     filename: str | None = None
     note: str = ""
 
@@ -188,13 +188,16 @@ class SymbolicFunction:
     def _compile_ir(self) -> CompiledVersion:
         before = frontend.build_function(self.source)
         after, log = pipeline.run_passes(before, self.passes)
-        text = codegen.render_function(after)
-        function, filename = loader.load(text, self.scope)
+        generated = codegen.render_function(after)
+        scope = dataclasses.replace(self.scope, bindings=generated.bindings)
+        function, filename = loader.load(generated.source, scope)
         function.__doc__ = self.original.__doc__
         code = function.__code__
         if code.co_freevars != self.original.__code__.co_freevars:
+            # objects bound in the generated function's own cells: the public function's
+            # closure cannot grow, so its code forwards the call
             code = loader.forwarding_code(self.source.node.args, self.scope, function)
-        return CompiledVersion(function, text, code, after, log, filename)
+        return CompiledVersion(function, generated.source, code, after, log, filename)
 
     def _error(self, message: str, hint: str) -> SymbolicError:
         node = self.source.node

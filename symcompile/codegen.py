@@ -13,6 +13,7 @@ import ast
 import copy
 import math
 import warnings
+from dataclasses import dataclass
 from types import ModuleType
 from typing import Callable
 
@@ -30,24 +31,170 @@ with warnings.catch_warnings():
 
 astor: ModuleType | None = _astor
 
+# Python 3.12 added type parameters to def nodes
+_TYPE_PARAMS: dict[str, list[ast.AST]] = {"type_params": []} if "type_params" in ast.FunctionDef._fields else {}
+
 
 # ------------------------------------------------------------------ IR → AST
 
 
-def constant_to_ast(value: object) -> ast.expr:
-    """A Python expression that evaluates to exactly `value` (same type and bits)."""
-    if isinstance(value, tuple):
-        return ast.Tuple([constant_to_ast(item) for item in value], ast.Load())
-    if type(value) in (int, float) and (value < 0 or (value == 0 and math.copysign(1, value) < 0)):
-        return ast.UnaryOp(ast.USub(), ast.Constant(-value))
-    if type(value) is float and math.isnan(value):
-        raise IRError("NaN has no literal spelling; bind it as an object instead")
-    if type(value) is complex and (value.real != 0 or math.copysign(1, value.real) < 0
-                                   or value.imag < 0 or math.isnan(value.imag)):
-        raise IRError(f"complex {value!r} has no exact literal spelling")
-    if type(value) is frozenset:
-        raise IRError("frozenset has no literal spelling")
-    return ast.Constant(value)
+def constant_to_ast(value: object) -> ast.expr | None:
+    """A literal that evaluates to exactly `value` (same type and bits), or None if none does."""
+    kind = type(value)
+    if kind is tuple:
+        items = [constant_to_ast(item) for item in value]  # type: ignore[attr-defined]
+        return None if None in items else ast.Tuple(items, ast.Load())
+    if kind in (int, float) and (value < 0 or (value == 0 and math.copysign(1, value) < 0)):  # type: ignore[operator]
+        return ast.UnaryOp(ast.USub(), ast.Constant(-value))  # type: ignore[operator]
+    if kind is float and math.isnan(value):  # type: ignore[arg-type]
+        return None
+    if kind is complex and (value.real != 0 or math.copysign(1, value.real) < 0  # type: ignore[attr-defined]
+                            or not value.imag >= 0):  # type: ignore[attr-defined]
+        return None
+    if kind in (type(None), bool, int, float, complex, str, bytes, type(Ellipsis)):
+        return ast.Constant(value)
+    return None
+
+
+def _binding_base(value: object) -> str:
+    """A readable variable name for an object bound into the generated function's scope."""
+    name = getattr(value, "__name__", None)
+    if not isinstance(name, str) or not name.replace(".", "_").isidentifier():
+        name = "nan" if isinstance(value, float) else type(value).__name__.lower()
+    name = name.replace(".", "_")
+    return name if name.isidentifier() else "value"
+
+
+def identifiers(tree: ast.AST) -> set[str]:
+    """Every identifier a Python tree mentions (so new names can avoid them)."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant):
+            continue
+        for _, value in ast.iter_fields(node):
+            for item in value if isinstance(value, list) else [value]:
+                if isinstance(item, str) and item.isidentifier():
+                    found.add(item)
+    return found
+
+
+class _Generator:
+    """Builds the Python AST of IR nodes, binding objects that have no literal spelling."""
+
+    def __init__(self) -> None:
+        # objects bound by name, each with the Name nodes that refer to it (named at the end)
+        self.bound: list[tuple[object, list[ast.Name]]] = []
+
+    def bind(self, value: object) -> ast.expr:
+        reference = ast.Name("", ast.Load())
+        for bound, references in self.bound:
+            if bound is value:
+                references.append(reference)
+                return reference
+        self.bound.append((value, [reference]))
+        return reference
+
+    def name_bindings(self, tree: ast.AST) -> dict[str, object]:
+        """Give every bound object a readable name no other identifier in `tree` uses."""
+        taken = identifiers(tree)
+        bindings: dict[str, object] = {}
+        for value, references in self.bound:
+            base = _binding_base(value)
+            name, number = base, 1
+            while name in taken:
+                number += 1
+                name = f"{base}_{number}"
+            taken.add(name)
+            bindings[name] = value
+            for reference in references:
+                reference.id = name
+        return bindings
+
+    def optional(self, expr: ir.Expr | None) -> ast.expr | None:
+        return None if expr is None else self.expr(expr)
+
+    def expr(self, expr: ir.Expr) -> ast.expr:
+        """The Python AST (load context) of an IR expression."""
+        load = ast.Load()
+        match expr:
+            case ir.Const(value):
+                literal = constant_to_ast(value)
+                return literal if literal is not None else self.bind(value)
+            case ir.Name(id):
+                return ast.Name(id, load)
+            case ir.Op(op, (operand,)):
+                return ast.UnaryOp(OPS[op].ast_class(), self.expr(operand))
+            case ir.Op(op, (left, right)):
+                return ast.BinOp(self.expr(left), OPS[op].ast_class(), self.expr(right))
+            case ir.Compare(ops, operands):
+                return ast.Compare(self.expr(operands[0]), [OPS[op].ast_class() for op in ops],
+                                   [self.expr(operand) for operand in operands[1:]])
+            case ir.BoolOp(op, values):
+                return ast.BoolOp(ast.And() if op == "and" else ast.Or(),
+                                  [self.expr(value) for value in values])
+            case ir.IfExp(test, body, orelse):
+                return ast.IfExp(self.expr(test), self.expr(body), self.expr(orelse))
+            case ir.Call(func, args, keywords):
+                return ast.Call(self.expr(func), [self.expr(arg) for arg in args],
+                                [ast.keyword(kw.name, self.expr(kw.value)) for kw in keywords])
+            case ir.Attribute(value, attr):
+                return ast.Attribute(self.expr(value), attr, load)
+            case ir.Subscript(value, index):
+                return ast.Subscript(self.expr(value), self.expr(index), load)
+            case ir.Slice(lower, upper, step):
+                return ast.Slice(self.optional(lower), self.optional(upper), self.optional(step))
+            case ir.Starred(value):
+                return ast.Starred(self.expr(value), load)
+            case ir.Build("tuple", elts):
+                return ast.Tuple([self.expr(elt) for elt in elts], load)
+            case ir.Build("list", elts):
+                return ast.List([self.expr(elt) for elt in elts], load)
+            case ir.Build("set", elts):
+                return ast.Set([self.expr(elt) for elt in elts])
+            case ir.DictDisplay(keys, values):
+                return ast.Dict([self.optional(key) for key in keys],
+                                [self.expr(value) for value in values])
+            case ir.OpaqueExpr(node):
+                return copy.deepcopy(node)
+        raise IRError(f"cannot generate code for {expr!r}")
+
+    def target(self, expr: ir.Expr) -> ast.expr:
+        return _store(self.expr(expr))
+
+    def block(self, body: tuple[ir.Stmt, ...]) -> list[ast.stmt]:
+        return [self.stmt(stmt) for stmt in body] or [ast.Pass()]
+
+    def orelse(self, body: tuple[ir.Stmt, ...]) -> list[ast.stmt]:
+        return [self.stmt(stmt) for stmt in body]
+
+    def stmt(self, stmt: ir.Stmt) -> ast.stmt:
+        """The Python AST of an IR statement."""
+        match stmt:
+            case ir.Assign(targets, value):
+                return ast.Assign([self.target(t) for t in targets], self.expr(value),
+                                  type_comment=None)
+            case ir.AugAssign(target, op, value):
+                return ast.AugAssign(self.target(target), OPS[op].ast_class(), self.expr(value))
+            case ir.If(test, body, orelse):
+                return ast.If(self.expr(test), self.block(body), self.orelse(orelse))
+            case ir.For(target, iter_, body, orelse):
+                return ast.For(self.target(target), self.expr(iter_), self.block(body),
+                               self.orelse(orelse), type_comment=None)
+            case ir.While(test, body, orelse):
+                return ast.While(self.expr(test), self.block(body), self.orelse(orelse))
+            case ir.Break():
+                return ast.Break()
+            case ir.Continue():
+                return ast.Continue()
+            case ir.Return(value):
+                return ast.Return(self.optional(value))
+            case ir.Raise(exc, cause):
+                return ast.Raise(self.optional(exc), self.optional(cause))
+            case ir.ExprStmt(value):
+                return ast.Expr(self.expr(value))
+            case ir.Opaque(node):
+                return copy.deepcopy(node)
+        raise IRError(f"cannot generate code for {stmt!r}")
 
 
 def _store(node: ast.expr) -> ast.expr:
@@ -63,106 +210,19 @@ def _store(node: ast.expr) -> ast.expr:
     return node
 
 
-def _optional(expr: ir.Expr | None) -> ast.expr | None:
-    return None if expr is None else expr_to_ast(expr)
-
-
-def expr_to_ast(expr: ir.Expr) -> ast.expr:
-    """The Python AST (load context) of an IR expression."""
-    load = ast.Load()
-    match expr:
-        case ir.Const(value):
-            return constant_to_ast(value)
-        case ir.Name(id):
-            return ast.Name(id, load)
-        case ir.Op(op, (operand,)):
-            return ast.UnaryOp(OPS[op].ast_class(), expr_to_ast(operand))
-        case ir.Op(op, (left, right)):
-            return ast.BinOp(expr_to_ast(left), OPS[op].ast_class(), expr_to_ast(right))
-        case ir.Compare(ops, operands):
-            return ast.Compare(expr_to_ast(operands[0]), [OPS[op].ast_class() for op in ops],
-                               [expr_to_ast(operand) for operand in operands[1:]])
-        case ir.BoolOp(op, values):
-            return ast.BoolOp(ast.And() if op == "and" else ast.Or(),
-                              [expr_to_ast(value) for value in values])
-        case ir.IfExp(test, body, orelse):
-            return ast.IfExp(expr_to_ast(test), expr_to_ast(body), expr_to_ast(orelse))
-        case ir.Call(func, args, keywords):
-            return ast.Call(expr_to_ast(func), [expr_to_ast(arg) for arg in args],
-                            [ast.keyword(kw.name, expr_to_ast(kw.value)) for kw in keywords])
-        case ir.Attribute(value, attr):
-            return ast.Attribute(expr_to_ast(value), attr, load)
-        case ir.Subscript(value, index):
-            return ast.Subscript(expr_to_ast(value), expr_to_ast(index), load)
-        case ir.Slice(lower, upper, step):
-            return ast.Slice(_optional(lower), _optional(upper), _optional(step))
-        case ir.Starred(value):
-            return ast.Starred(expr_to_ast(value), load)
-        case ir.Build("tuple", elts):
-            return ast.Tuple([expr_to_ast(elt) for elt in elts], load)
-        case ir.Build("list", elts):
-            return ast.List([expr_to_ast(elt) for elt in elts], load)
-        case ir.Build("set", elts):
-            return ast.Set([expr_to_ast(elt) for elt in elts])
-        case ir.DictDisplay(keys, values):
-            return ast.Dict([_optional(key) for key in keys], [expr_to_ast(v) for v in values])
-        case ir.OpaqueExpr(node):
-            return copy.deepcopy(node)
-    raise IRError(f"cannot generate code for {expr!r}")
-
-
-def _block(body: tuple[ir.Stmt, ...]) -> list[ast.stmt]:
-    statements = [stmt_to_ast(stmt) for stmt in body]
-    return statements or [ast.Pass()]
-
-
-def _orelse(body: tuple[ir.Stmt, ...]) -> list[ast.stmt]:
-    return [stmt_to_ast(stmt) for stmt in body]
-
-
-def stmt_to_ast(stmt: ir.Stmt) -> ast.stmt:
-    """The Python AST of an IR statement."""
-    match stmt:
-        case ir.Assign(targets, value):
-            return ast.Assign([_store(expr_to_ast(t)) for t in targets], expr_to_ast(value),
-                              type_comment=None)
-        case ir.AugAssign(target, op, value):
-            return ast.AugAssign(_store(expr_to_ast(target)), OPS[op].ast_class(),
-                                 expr_to_ast(value))
-        case ir.If(test, body, orelse):
-            return ast.If(expr_to_ast(test), _block(body), _orelse(orelse))
-        case ir.For(target, iter_, body, orelse):
-            return ast.For(_store(expr_to_ast(target)), expr_to_ast(iter_), _block(body),
-                           _orelse(orelse), type_comment=None)
-        case ir.While(test, body, orelse):
-            return ast.While(expr_to_ast(test), _block(body), _orelse(orelse))
-        case ir.Break():
-            return ast.Break()
-        case ir.Continue():
-            return ast.Continue()
-        case ir.Return(value):
-            return ast.Return(_optional(value))
-        case ir.Raise(exc, cause):
-            return ast.Raise(_optional(exc), _optional(cause))
-        case ir.ExprStmt(value):
-            return ast.Expr(expr_to_ast(value))
-        case ir.Opaque(node):
-            return copy.deepcopy(node)
-    raise IRError(f"cannot generate code for {stmt!r}")
-
-
-def function_to_ast(function: ir.Function) -> ast.FunctionDef:
-    """A Python `def` for an IR function (no decorators)."""
-    extra = {"type_params": []} if "type_params" in ast.FunctionDef._fields else {}
-    return ast.FunctionDef(
+def function_to_ast(function: ir.Function) -> tuple[ast.FunctionDef, dict[str, object]]:
+    """A Python `def` for `function` (no decorators), and the objects it binds by name."""
+    generator = _Generator()
+    node = ast.FunctionDef(
         name=function.name,
         args=copy.deepcopy(function.params),
-        body=_block(function.body),
+        body=generator.block(function.body),
         decorator_list=[],
         returns=copy.deepcopy(function.returns),
         type_comment=None,
-        **extra,
+        **_TYPE_PARAMS,
     )
+    return node, generator.name_bindings(node)
 
 
 # --------------------------------------------------------------- AST → text
@@ -193,6 +253,15 @@ def render(node: ast.stmt) -> str:
     raise IRError(f"no renderer reproduces this tree:\n{ast.dump(node, indent=1)}")
 
 
-def render_function(function: ir.Function) -> str:
-    """The generated source of an IR function."""
-    return render(function_to_ast(function))
+@dataclass(frozen=True)
+class Generated:
+    """Generated source and the objects it names that have no literal spelling."""
+
+    source: str
+    bindings: dict[str, object]
+
+
+def render_function(function: ir.Function) -> Generated:
+    """The generated source of an IR function, with the objects it binds by name."""
+    node, bindings = function_to_ast(function)
+    return Generated(render(node), bindings)

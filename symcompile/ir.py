@@ -22,17 +22,26 @@ from dataclasses import dataclass, field
 from typing import Union
 
 
+# constants of these types are compared by value; any other object only by identity
+_VALUE_TYPES = (type(None), bool, int, str, bytes, type(Ellipsis))
+
+
 def const_key(value: object) -> object:
-    """A hashable key that identifies a constant by type and bits (never by `==`)."""
+    """A hashable key that identifies a constant by type and bits (never by `==`).
+
+    Floats compare by bits (all NaNs alike), so `0.0` and `-0.0` differ; other objects without
+    a literal spelling (arrays, functions, modules) are the same constant only if identical.
+    """
     kind = type(value)
     if kind is float:
-        return (kind, struct.pack("<d", value)) if not math.isnan(value) else (kind, "nan")
+        return (kind, "nan") if math.isnan(value) else (kind, struct.pack("<d", value))
     if kind is complex:
         return (kind, const_key(value.real), const_key(value.imag))
-    if kind in (tuple, frozenset):
-        items = sorted(map(const_key, value), key=repr) if kind is frozenset else value
-        return (kind, tuple(const_key(item) for item in items))
-    return (kind, value)
+    if kind is tuple:
+        return (kind, tuple(const_key(item) for item in value))
+    if kind in _VALUE_TYPES:
+        return (kind, value)
+    return (kind, "object", id(value))
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +60,9 @@ NO_LOC = Loc(0, 0)
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Const:
-    """A literal value (None, bool, int, float, complex, str, bytes, Ellipsis or a tuple of them)."""
+    """A constant value. Literals (numbers, strings, None, tuples of them...) are written into
+    the generated code; any other object (an array, a function) is bound by name into the
+    generated function's own scope."""
 
     value: object
 

@@ -13,12 +13,6 @@ import keyword
 from . import ir
 from .ops import OPS
 
-# kinds of value a Const may hold: those with a literal spelling in Python source
-LITERAL_TYPES: tuple[type, ...] = (
-    type(None), bool, int, float, complex, str, bytes, type(Ellipsis), tuple, frozenset,
-)
-
-
 class IRError(Exception):
     """The IR broke an invariant (an internal compiler bug)."""
 
@@ -32,18 +26,11 @@ def _check(condition: bool, message: str) -> None:
         raise IRError(message)
 
 
-def _check_literal(value: object) -> None:
-    _check(isinstance(value, LITERAL_TYPES), f"constant without a literal spelling: {value!r}")
-    if isinstance(value, (tuple, frozenset)):
-        for item in value:
-            _check_literal(item)
-
-
 def verify_expr(expr: object, *, in_subscript: bool = False, star_ok: bool = False) -> None:
     """Check one expression tree; `in_subscript`/`star_ok` say where slices and stars may be."""
     match expr:
-        case ir.Const(value):
-            _check_literal(value)
+        case ir.Const():
+            pass
         case ir.Name(id):
             _check(_identifier(id), f"bad variable name {id!r}")
         case ir.Op(op, args):
