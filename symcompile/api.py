@@ -107,7 +107,7 @@ class SymbolicFunction:
 
     def _make_wrapper(self) -> types.FunctionType:
         original = self.original
-        wrapper = types.FunctionType(self.stub_code, original.__globals__, original.__name__,
+        wrapper = types.FunctionType(self._entry_code(), original.__globals__, original.__name__,
                                      original.__defaults__, original.__closure__)
         wrapper.__kwdefaults__ = original.__kwdefaults__
         functools.update_wrapper(wrapper, original)
@@ -126,7 +126,7 @@ class SymbolicFunction:
         return self.version(GENERAL).function(*args, **kwargs)
 
     def _entry_code(self) -> types.CodeType:
-        if disabled():
+        if disabled() or self.pass_through:
             return self.original.__code__
         general = self.versions.get(GENERAL)
         return self.stub_code if general is None else general.entry_code
@@ -278,6 +278,15 @@ def clear_cache() -> None:
         state.clear()
 
 
+def _change_disable_depth(step: int) -> None:
+    global _disable_depth
+    with _registry_lock:
+        _disable_depth += step
+        states = list(_registry)
+    for state in states:
+        state.reinstall()
+
+
 @contextlib.contextmanager
 def disable() -> Iterator[None]:
     """Run `@symbolic` functions as their original Python inside this block (process-wide).
@@ -285,17 +294,8 @@ def disable() -> Iterator[None]:
     Also usable as a decorator. Setting the environment variable SYMCOMPILE_DISABLE=1 has the
     same effect for the whole process.
     """
-    global _disable_depth
-    with _registry_lock:
-        _disable_depth += 1
-        states = list(_registry)
-    for state in states:
-        state.reinstall()
     try:
+        _change_disable_depth(+1)
         yield
     finally:
-        with _registry_lock:
-            _disable_depth -= 1
-            states = list(_registry)
-        for state in states:
-            state.reinstall()
+        _change_disable_depth(-1)

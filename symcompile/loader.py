@@ -129,7 +129,11 @@ def _wrap_in_factory(node: ast.FunctionDef, scope: Scope) -> ast.Module:
     params = ast.arguments(posonlyargs=[], args=[ast.arg(name) for name in free], vararg=None,
                            kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
     at_def = {"lineno": node.lineno, "col_offset": 0}
-    factory: ast.stmt = ast.FunctionDef(FACTORY_NAME, params, [node], [], None, None,
+    body: list[ast.stmt] = [node]
+    if node.name not in free:
+        # the def must not make its own name a factory local: a recursive call is a global read
+        body.insert(0, ast.Global([node.name], **at_def))
+    factory: ast.stmt = ast.FunctionDef(FACTORY_NAME, params, body, [], None, None,
                                         **_TYPE_PARAMS, **at_def)
     if scope.private_class is not None:
         factory = ast.ClassDef(scope.private_class, [], [], [factory], [], **_TYPE_PARAMS, **at_def)

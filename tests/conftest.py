@@ -1,0 +1,50 @@
+"""Shared pytest setup: the golden-file accept switch and a fixture that imports source text
+as a real module (so `inspect.getsource` works on the functions it defines)."""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import os
+import sys
+import textwrap
+import types
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+_module_numbers = itertools.count()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        help="rewrite the expected half of golden files with what the compiler produces now "
+        "(same as SYMCOMPILE_UPDATE_GOLDEN=1)",
+    )
+
+
+@pytest.fixture
+def update_golden(request: pytest.FixtureRequest) -> bool:
+    return bool(request.config.getoption("--update-golden")) or \
+        os.environ.get("SYMCOMPILE_UPDATE_GOLDEN", "0") not in ("", "0")
+
+
+@pytest.fixture
+def make_module(tmp_path: Path) -> Callable[[str], types.ModuleType]:
+    """`make_module(source)` writes the (dedented) source to a file and imports it."""
+
+    def make(source: str) -> types.ModuleType:
+        name = f"symcompile_test_module_{next(_module_numbers)}"
+        path = tmp_path / f"{name}.py"
+        path.write_text(textwrap.dedent(source), encoding="utf-8")
+        spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        return module
+
+    return make
