@@ -1,0 +1,79 @@
+"""Golden before/after files: one file per case, readable as a lesson.
+
+A golden file holds a function, a marker line naming what ran over it, and the expected result:
+
+    # fold_constants folds the arithmetic on literals
+    def f(x):
+        return x * (2 + 3)
+    # --- after fold_constants ---
+    def f(x):
+        return x * 5
+
+Files live in `tests/golden/<group>/`, where the group names a pass in
+`symcompile.pipeline` (`fold_constants`), or is `pipeline` for the whole default pipeline. The
+expected half is compared as a Python tree, so layout-only differences between renderers (astor
+or `ast.unparse`) do not matter. Run pytest with `--update-golden` (or set
+SYMCOMPILE_UPDATE_GOLDEN=1) to rewrite the expected halves from what the compiler does now;
+review the diff before committing it.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+
+from symcompile import codegen, frontend, pipeline
+
+GOLDEN_DIR = Path(__file__).parent / "golden"
+MARKER = "# --- after "
+
+
+@dataclass(frozen=True)
+class GoldenCase:
+    path: Path
+    before: str
+    stage: str
+    after: str
+
+    @property
+    def id(self) -> str:
+        return f"{self.path.parent.name}/{self.path.stem}"
+
+
+def read_case(path: Path) -> GoldenCase:
+    text = path.read_text(encoding="utf-8")
+    before, marker, rest = text.partition(MARKER)
+    if not marker:
+        raise ValueError(f"{path}: no '{MARKER}<stage> ---' line")
+    stage_line, _, after = rest.partition("\n")
+    return GoldenCase(path, before, stage_line.removesuffix(" ---").strip(), after)
+
+
+def all_cases() -> list[GoldenCase]:
+    return [read_case(path) for path in sorted(GOLDEN_DIR.glob("*/*.py"))]
+
+
+def passes_for(stage: str) -> tuple[pipeline.Pass, ...]:
+    """The passes a stage name stands for: `pipeline` or one pass of the default pipeline."""
+    if stage == "pipeline":
+        return pipeline.PASSES
+    by_name = {run_pass.__name__: run_pass for run_pass in pipeline.PASSES}
+    if stage not in by_name:
+        raise ValueError(f"unknown stage {stage!r}: not 'pipeline' nor a pass in the pipeline")
+    return (by_name[stage],)
+
+
+def produce(case: GoldenCase) -> str:
+    """What the compiler makes of the case's `before` function now."""
+    function = frontend.function_from_text(case.before, str(case.path))
+    result, _ = pipeline.run_passes(function, passes_for(case.stage))
+    return codegen.render_function(result).source
+
+
+def same_code(expected: str, produced: str) -> bool:
+    return ast.dump(ast.parse(expected)) == ast.dump(ast.parse(produced))
+
+
+def rewrite(case: GoldenCase, produced: str) -> None:
+    case.path.write_text(f"{case.before}{MARKER}{case.stage} ---\n{produced}", encoding="utf-8")
