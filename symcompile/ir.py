@@ -363,11 +363,13 @@ def format_expr(expr: Expr | None) -> str:
             return f"(dict {' '.join(items)})".replace(" )", ")")
         case OpaqueExpr(text=text):
             return f"(opaque {text!r})"
-    raise TypeError(f"not an IR expression: {expr!r}")
+    return f"<not IR: {expr!r}>"  # the printer also serves error messages about broken IR
 
 
 def _format_block(body: tuple[Stmt, ...], depth: int) -> list[str]:
     lines: list[str] = []
+    if not isinstance(body, tuple):
+        return ["    | " + "  " * depth + f"<not a tuple of statements: {body!r}>"]
     for stmt in body:
         lines += _format_stmt(stmt, depth)
     return lines or ["  " * depth + "pass"]
@@ -375,7 +377,8 @@ def _format_block(body: tuple[Stmt, ...], depth: int) -> list[str]:
 
 def _format_stmt(stmt: Stmt, depth: int) -> list[str]:
     pad = "  " * depth
-    tag = f"{stmt.loc.line:>4}| " if stmt.loc.line else "    | "
+    line = getattr(getattr(stmt, "loc", None), "line", 0)
+    tag = f"{line:>4}| " if line else "    | "
     head = tag + pad
     match stmt:
         case Assign(targets, value):
@@ -411,7 +414,7 @@ def _format_stmt(stmt: Stmt, depth: int) -> list[str]:
         case Opaque(node, reason):
             first = ast.unparse(node).splitlines()[0]
             return [head + f"opaque[{reason}] {first}"]
-    raise TypeError(f"not an IR statement: {stmt!r}")
+    return [f"    | {pad}<not IR: {stmt!r}>"]
 
 
 def format_function(function: Function) -> str:
