@@ -166,17 +166,19 @@ class SymbolicFunction:
 
     # -------------------------------------------------------------- compiling
 
+    def _as_written(self, note: str) -> CompiledVersion:
+        """A version that runs the original code: the whole function kept opaque."""
+        return CompiledVersion(self.original, self.source.text, self.original.__code__, note=note)
+
     def _compile(self) -> CompiledVersion:
         if self.pass_through:
-            return CompiledVersion(self.original, self.source.text, self.original.__code__,
-                                   note="generator or coroutine: passed through unchanged")
+            return self._as_written("generator or coroutine: passed through unchanged")
         try:
             return self._compile_ir()
         except SymbolicError:
             raise
         except RecursionError:
-            raise self._error("the function is too deeply nested for symcompile to compile",
-                              "split the deepest expression into several statements") from None
+            return self._as_written("too deeply nested for symcompile: runs as written")
         except Exception as exc:
             raise self._error(
                 f"internal error in symcompile: {type(exc).__name__}: {exc}",

@@ -246,6 +246,8 @@ def render(node: ast.stmt) -> str:
             try:
                 text = renderer(node).rstrip("\n") + "\n"
                 reparsed = ast.parse(text)
+            except RecursionError:
+                raise
             except Exception:  # a renderer that fails on this tree: try the next one
                 continue
         if _same_tree(reparsed, fixed):

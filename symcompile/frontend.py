@@ -176,8 +176,8 @@ def build_body(statements: list[ast.stmt]) -> tuple[ir.Stmt, ...]:
     for node in statements:
         try:
             result += build_statement(node)
-        except RecursionError:
-            result.append(ir.Opaque(copy.deepcopy(node), "too deeply nested", _loc(node)))
+        except RecursionError:  # kept as written (not copied: copying would recurse as deep)
+            result.append(ir.Opaque(node, "too deeply nested", _loc(node)))
     return tuple(result)
 
 

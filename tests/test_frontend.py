@@ -1,0 +1,173 @@
+"""The front end: finding and parsing a function's source, and building the IR from it."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import sys
+import textwrap
+
+import pytest
+
+import symcompile as sc
+from symcompile import frontend, ir
+
+
+def sample(x, *, flag=False):
+    """Docstring."""
+    y = x + 1
+    pass
+    return y
+
+
+class Holder:
+    def method(self, value):
+        return self, value
+
+
+def test_source_positions_are_those_of_the_users_file():
+    source = frontend.read_function_source(sample)
+    first = inspect.getsourcelines(sample)[1]
+    assert source.node.lineno == first
+    assert source.filename == __file__
+    function = frontend.build_function(source)
+    assert [stmt.loc.line for stmt in function.body] == [first + 1, first + 2, first + 4]
+    assert source.lines[first + 1].strip() == "y = x + 1"
+
+
+def test_methods_keep_their_real_columns():
+    source = frontend.read_function_source(Holder.method)
+    assert source.node.col_offset == 4
+    assert source.text.startswith("def method(self, value):\n")
+    function = frontend.build_function(source)
+    assert function.body[0].loc.col == 8
+
+
+def test_decorators_are_removed():
+    @sc.symbolic
+    def decorated(x):
+        return x
+
+    node = frontend.read_function_source(decorated.original).node
+    assert node.decorator_list == []
+    assert "@" not in decorated.source
+
+
+def _body(text: str) -> tuple[ir.Stmt, ...]:
+    return frontend.function_from_text(textwrap.dedent(text)).body
+
+
+@pytest.mark.parametrize("statement, reason", [
+    ("try:\n    pass\nexcept E:\n    pass", "try statement"),
+    ("with m as v:\n    pass", "with statement"),
+    ("def g():\n    pass", "nested function definition"),
+    ("class K:\n    pass", "class definition"),
+    ("global G", "global declaration"),
+    ("del x", "del statement"),
+    ("assert x", "assert statement"),
+    ("import math", "import"),
+    ("from math import pi", "import"),
+    ("match x:\n    case 1:\n        pass", "match statement"),
+    ("x: int = 1", "annotated assignment"),
+])
+def test_unmodelled_statements_become_opaque_with_a_reason(statement: str, reason: str):
+    body = _body("def f(x):\n" + textwrap.indent(statement, "    ") + "\n")
+    assert len(body) == 1 and isinstance(body[0], ir.Opaque)
+    assert body[0].reason == reason
+    assert ast.unparse(body[0].node) == ast.unparse(ast.parse(statement).body[0])
+
+
+def test_nonlocal_is_opaque():
+    body = _body("""
+        def outer():
+            n = 0
+            def f():
+                nonlocal n
+    """)
+    assert isinstance(body[1], ir.Opaque) and body[1].reason == "nested function definition"
+    inner = frontend.build_body(body[1].node.body)
+    assert isinstance(inner[0], ir.Opaque) and inner[0].reason == "nonlocal declaration"
+
+
+@pytest.mark.parametrize("expression, reason", [
+    ("lambda v: v", "lambda"),
+    ("[v for v in x]", "comprehension"),
+    ("{v for v in x}", "comprehension"),
+    ("{v: v for v in x}", "comprehension"),
+    ("(v for v in x)", "generator expression"),
+    ("f'{x:>3}'", "f-string"),
+    ("(y := x)", "assignment expression (walrus)"),
+])
+def test_unmodelled_expressions_become_opaque_with_a_reason(expression: str, reason: str):
+    (statement,) = _body(f"def f(x):\n    return {expression}\n")
+    assert isinstance(statement, ir.Return)
+    assert isinstance(statement.value, ir.OpaqueExpr)
+    assert statement.value.reason == reason
+
+
+def test_modelled_statements_and_pass():
+    body = _body("""
+        def f(x, xs):
+            pass
+            x = y = 1
+            x += 2
+            if x:
+                pass
+            for v in xs:
+                break
+            while x:
+                continue
+            print(x)
+            raise ValueError(x) from None
+    """)
+    kinds = [type(stmt) for stmt in body]
+    assert kinds == [ir.Assign, ir.AugAssign, ir.If, ir.For, ir.While, ir.ExprStmt, ir.Raise]
+    assert body[0].targets == (ir.Name("x"), ir.Name("y"))
+    assert body[2].body == ()
+
+
+def test_a_statement_too_deep_for_the_builder_stays_opaque():
+    deep = "+".join(["x"] * 300)
+    tree = ast.parse(f"def f(x):\n    y = 1\n    return {deep}\n").body[0]
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(len(inspect.stack()) + 250)
+    try:
+        body = frontend.build_body(tree.body)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert isinstance(body[0], ir.Assign)
+    assert isinstance(body[1], ir.Opaque) and body[1].reason == "too deeply nested"
+
+
+def test_a_function_too_deep_to_compile_runs_as_written(make_module):
+    deep = "+".join(["x"] * 600)
+    module = make_module(f"def f(x):\n    return {deep}\n")
+    compiled = sc.symbolic(module.f)
+    assert compiled(1) == 600
+    assert compiled.__code__ is module.f.__code__
+    assert compiled.source == f"def f(x):\n    return {deep}\n"
+
+
+def test_file_edited_after_import_is_detected(make_module):
+    module = make_module("""
+        def f(a, b):
+            return a + b
+    """)
+    path = module.__file__
+    with open(path, "w") as handle:
+        handle.write("def f(x):\n    return x\n")
+    with pytest.raises(sc.SymbolicError, match="was the file edited"):
+        sc.symbolic(module.f)
+
+
+def test_future_annotations_module(make_module):
+    module = make_module("""
+        from __future__ import annotations
+        import symcompile as sc
+
+        @sc.symbolic
+        def f(x: NotDefinedAnywhere) -> AlsoUndefined:
+            return x * 2
+    """)
+    assert module.f(4) == 8
+    assert module.f.__annotations__ == {"x": "NotDefinedAnywhere", "return": "AlsoUndefined"}
