@@ -1,0 +1,108 @@
+"""Code generation: exact constants, bound objects, the renderers and their round-trip check."""
+
+from __future__ import annotations
+
+import ast
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+from symcompile import codegen, frontend, ir
+from symcompile.verify import IRError
+
+EXACT_LITERALS = [
+    0, 1, -1, 2**100, -(2**100), 0.0, -0.0, 1.5, -1.5, 1e308, -1e-308, 5e-324, math.inf,
+    -math.inf, 0j, 1j, 2.5j, complex(0.0, math.inf), True, False, None, ..., "text", b"\x00bytes",
+    (), (1, -2.0, (3, "x")), (-0.0,),
+]
+
+
+@pytest.mark.parametrize("value", EXACT_LITERALS, ids=repr)
+def test_literals_evaluate_back_to_the_same_type_and_bits(value: object):
+    node = codegen.constant_to_ast(value)
+    assert node is not None
+    text = ast.unparse(node)
+    assert ir.const_key(eval(text)) == ir.const_key(value), text
+
+
+@pytest.mark.parametrize("value", [math.nan, complex(1, 2), -1j, complex(-0.0, 1), (1, math.nan),
+                                   frozenset({1}), [1], np.float64(1.0), np.zeros(2), len],
+                         ids=repr)
+def test_values_without_an_exact_literal_are_not_spelled(value: object):
+    assert codegen.constant_to_ast(value) is None
+
+
+def _returning(value: object, *params: str) -> ir.Function:
+    function = frontend.function_from_text(f"def f({', '.join(params)}):\n    return None\n")
+    return function.with_body((ir.Return(value),))
+
+
+def test_objects_are_bound_by_readable_names_that_avoid_every_name_in_use():
+    weights = np.ones(2)
+    expr = ir.Op("add", (ir.Op("mul", (ir.Name("ndarray"), ir.Const(weights))),
+                         ir.Op("add", (ir.Const(math.nan), ir.Const(weights)))))
+    generated = codegen.render_function(_returning(expr, "ndarray"))
+    assert generated.source == "def f(ndarray):\n    return ndarray * ndarray_2 + (nan + ndarray_2)\n"
+    assert generated.bindings["ndarray_2"] is weights
+    assert math.isnan(generated.bindings["nan"])  # type: ignore[arg-type]
+
+
+def test_functions_and_modules_are_bound_under_their_own_names():
+    call = ir.Call(ir.Const(math.sqrt), (ir.Const(np),))
+    generated = codegen.render_function(_returning(call))
+    assert generated.source == "def f():\n    return sqrt(numpy)\n"
+    assert generated.bindings == {"sqrt": math.sqrt, "numpy": np}
+
+
+def test_render_falls_back_to_ast_unparse_without_astor(monkeypatch: pytest.MonkeyPatch):
+    function = frontend.function_from_text("def f(x):\n    return (x + 1) * 2\n")
+    monkeypatch.setattr(codegen, "astor", None)
+    assert codegen.render_function(function).source == "def f(x):\n    return (x + 1) * 2\n"
+
+
+_real_unparse = ast.unparse
+
+
+class _WrongAstor:
+    """An astor stand-in whose output does not mean what the tree means."""
+
+    @staticmethod
+    def to_source(node: ast.AST) -> str:
+        return _real_unparse(node).replace("+", "-")
+
+
+def test_a_renderer_that_changes_the_meaning_is_not_used(monkeypatch: pytest.MonkeyPatch):
+    function = frontend.function_from_text("def f(x):\n    return x + 1\n")
+    monkeypatch.setattr(codegen, "astor", _WrongAstor)
+    assert codegen.render_function(function).source == "def f(x):\n    return x + 1\n"
+
+
+def test_when_no_renderer_reproduces_the_tree_it_is_an_internal_error(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(codegen, "astor", _WrongAstor)
+    monkeypatch.setattr(codegen.ast, "unparse", _WrongAstor.to_source)
+    function = frontend.function_from_text("def f(x):\n    return x + 1\n")
+    with pytest.raises(IRError, match="no renderer reproduces"):
+        codegen.render_function(function)
+
+
+def test_rendering_shows_no_deprecation_warnings():
+    function = frontend.function_from_text("def f(x):\n    return [x, 1.5, 'a', b'b', None, ...]\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        codegen.render_function(function)
+
+
+def test_output_is_deterministic():
+    text = "def f(a, b):\n    return {a: b for a in b}, a if b else -a, a[1:, None]\n"
+    first = codegen.render_function(frontend.function_from_text(text)).source
+    second = codegen.render_function(frontend.function_from_text(text)).source
+    assert first == second
+
+
+def test_assignment_targets_are_rendered_in_store_context():
+    text = "def f(xs):\n    a, [b, *c], xs[0], xs.attr = xs\n    for i, (j, k) in xs:\n        pass\n"
+    generated = codegen.render_function(frontend.function_from_text(text)).source
+    assert "a, [b, *c], xs[0], xs.attr = xs" in generated
+    assert "for i, (j, k) in xs:" in generated
