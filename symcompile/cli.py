@@ -107,7 +107,7 @@ def command_bench(args: argparse.Namespace) -> int:
                          "install symcompile from one (pip install -e .) to run it")
     sys.path.insert(0, str(checkout))
     from benchmarks.__main__ import main as benchmark_main
-    return benchmark_main(["--quick"] if args.quick else [])
+    return benchmark_main(["--quick"] if args.quick else [], prog="symcompile bench")
 
 
 def build_parser() -> argparse.ArgumentParser:

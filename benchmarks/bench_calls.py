@@ -1,0 +1,156 @@
+"""Benchmark case "calls": the cost of calling a compiled function.
+
+The textbook's ``fancy_func`` (three calls to a tiny ``add``) is timed in five variants, all
+called as ``fn(1, 2, 3, 4)`` and all returning 10:
+
+* ``imperative``          - fancy_func as written (the baseline);
+* ``compiled``            - ``symcompile.symbolic(fancy_func)``, through its call path;
+* ``generated (direct)``  - the plain generated function, ``symcompile.compiled_function(...)``;
+* ``hand-inlined``        - ``(a + b) + (c + d)`` written by hand;
+* ``hand-folded``         - ``return 10``: the floor (a call that does no work).
+
+The headline is the call-path overhead ``compiled / generated (direct)``: how much the
+wrapper returned by ``symbolic`` adds on top of the generated code (target <= 1.05).
+
+A new case (numpy expressions, an MLP, ...) is another module like this one: build a dict of
+variants, check their results outside the timing, then ``measure`` / ``summarize`` /
+``format_table`` from ``benchmarks.timing``, and register it in ``benchmarks.BENCHMARKS``.
+"""
+
+from __future__ import annotations
+
+import statistics
+import traceback
+from collections.abc import Callable
+
+from benchmarks.timing import (
+    BenchConfig,
+    environment_lines,
+    format_table,
+    measure,
+    paired_ratios,
+    summarize,
+)
+
+NAME = "calls"
+DESCRIPTION = "call overhead of fancy_func: imperative vs compiled vs generated vs hand-written"
+
+ARGS: tuple[int, int, int, int] = (1, 2, 3, 4)
+EXPECTED = 10
+BASELINE = "imperative"
+COMPILED = "compiled"
+DIRECT = "generated (direct)"
+TARGET_OVERHEAD = 1.05
+
+
+# The textbook code, verbatim (untyped on purpose).
+def add(a, b):
+    return a + b
+
+
+def fancy_func(a, b, c, d):
+    e = add(a, b)
+    f = add(c, d)
+    g = add(e, f)
+    return g
+
+
+def hand(a: int, b: int, c: int, d: int) -> int:
+    """fancy_func inlined by hand."""
+    return (a + b) + (c + d)
+
+
+def folded(a: int, b: int, c: int, d: int) -> int:
+    """fancy_func constant-folded by hand: the floor of any call."""
+    return 10
+
+
+def build_variants() -> tuple[dict[str, Callable[..., object]], str]:
+    """Compile fancy_func with symcompile; return the variants (in display order) and the
+    generated source."""
+    import symcompile as sc
+
+    compiled = sc.symbolic(fancy_func)
+    compiled(*ARGS)  # compile (and cache) before anything is timed
+    direct = sc.compiled_function(compiled, *ARGS)
+    source = compiled.source
+    variants: dict[str, Callable[..., object]] = {
+        BASELINE: fancy_func,
+        COMPILED: compiled,
+        DIRECT: direct,
+        "hand-inlined": hand,
+        "hand-folded": folded,
+    }
+    return variants, str(source)
+
+
+def check_results(variants: dict[str, Callable[..., object]]) -> list[str]:
+    """Call every variant once (outside any timing); return a message per wrong result."""
+    problems: list[str] = []
+    for name, fn in variants.items():
+        result = fn(*ARGS)
+        if result != EXPECTED:
+            problems.append(f"{name}{ARGS} returned {result!r}, expected {EXPECTED!r}")
+    return problems
+
+
+def run(config: BenchConfig) -> int:
+    """Run the case and print its report; return a process exit code."""
+    try:
+        import symcompile
+    except ImportError as exc:
+        print(f"error: cannot import symcompile ({exc}); install it: pip install -e .")
+        return 1
+    if not hasattr(symcompile, "compiled_function"):
+        print("error: symcompile.compiled_function is missing; it is needed for the direct call")
+        return 1
+
+    print(f"== benchmark: {NAME} - {DESCRIPTION}")
+    version = getattr(symcompile, "__version__", "unknown")
+    for line in environment_lines({"symcompile": str(version)}):
+        print(line)
+    print()
+
+    try:
+        variants, source = build_variants()
+    except Exception as exc:  # report any compiler failure as a failed benchmark, not a crash
+        traceback.print_exc()
+        print(f"error: could not build the variants with symcompile: {type(exc).__name__}")
+        return 1
+    print("generated source (compiled.source):")
+    for line in source.rstrip().splitlines():
+        print(f"    {line}")
+    print()
+
+    problems = check_results(variants)
+    if problems:
+        for problem in problems:
+            print(f"error: {problem}")
+        return 1
+    print(f"check: all {len(variants)} variants return {EXPECTED} for fn{ARGS}")
+    print()
+
+    samples = measure(variants, config.repeats, args=ARGS, target_ns=config.target_ns)
+    stats = summarize(samples)
+    print(
+        format_table(
+            stats,
+            BASELINE,
+            title=f"fancy_func{ARGS}, {config.repeats} round-robin repeats, "
+            f"~{config.target_ns / 1e6:g} ms per timing",
+        )
+    )
+    print()
+
+    overhead = stats[COMPILED].median / stats[DIRECT].median
+    verdict = "ok" if overhead <= TARGET_OVERHEAD else "ABOVE TARGET"
+    print(
+        f"call-path overhead: compiled / generated(direct) = {overhead:.3f} "
+        f"(target <= {TARGET_OVERHEAD:.2f})  [{verdict}]"
+    )
+    pairs = paired_ratios(samples, COMPILED, DIRECT)
+    print(
+        f"  per-repeat ratios: median {statistics.median(pairs):.3f}, "
+        f"min {min(pairs):.3f}, max {max(pairs):.3f}"
+    )
+    return 0
