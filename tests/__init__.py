@@ -1,0 +1,1 @@
+"""Test suite for symcompile (a package so tests can import ``tests.oracle`` etc.)."""
