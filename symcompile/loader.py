@@ -103,7 +103,11 @@ def forget_source(filename: str) -> None:
 
 
 def _strip_evaluated_parts(node: ast.FunctionDef) -> None:
-    """Remove defaults and annotations: the original's values are reused, not re-evaluated."""
+    """Remove what a `def` evaluates when it runs (defaults, annotations, type parameters):
+    the original's values are reused, not computed again. A type parameter the body reads is
+    one of the original's closure cells."""
+    if _TYPE_PARAMS:
+        node.type_params = []
     args = node.args
     args.defaults = []
     args.kw_defaults = [None] * len(args.kwonlyargs)
@@ -157,8 +161,10 @@ def compile_def(node: ast.FunctionDef, filename: str, scope: Scope) -> types.Cod
         # the user's own code already showed its SyntaxWarnings when it was first compiled
         warnings.simplefilter("ignore", SyntaxWarning)
         code = compile(module, filename, "exec", flags=scope.future_flags, dont_inherit=True)
-    return next(child for parent, child in _nested_code(code)
-                if parent.co_name == FACTORY_NAME and child.co_name == name)
+    for parent, child in _nested_code(code):
+        if parent.co_name == FACTORY_NAME and child.co_name == name:
+            return child
+    raise LookupError(f"compiled code holds no function {name!r}")
 
 
 def make_function(code: types.CodeType, scope: Scope) -> types.FunctionType:

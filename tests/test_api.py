@@ -275,6 +275,38 @@ def test_static_class_methods_and_super():
     assert sc.source(Savings(1).deposit, 2).startswith("def deposit(self, amount):")
 
 
+@pytest.mark.skipif(sys.version_info < (3, 12), reason="type parameter syntax is Python 3.12+")
+def test_generic_function_with_type_parameters(make_module):
+    module = make_module("""
+        import symcompile as sc
+
+        @sc.symbolic
+        def first[T](items: list[T]) -> T:
+            print(T.__name__)
+            return items[0]
+    """)
+    assert module.first([5, 6]) == 5
+    assert [param.__name__ for param in module.first.__type_params__] == ["T"]
+
+
+def test_private_method_names_are_mangled_like_the_original(make_module):
+    module = make_module("""
+        import symcompile as sc
+
+        class _Vault:
+            def __init__(self):
+                self.__code = 42
+
+            @sc.symbolic
+            def __peek(self):
+                return self.__code
+
+            def open(self):
+                return self.__peek()
+    """)
+    assert module._Vault().open() == 42
+
+
 def test_lambda_with_source():
     square = sc.symbolic(lambda x: x * x)
     assert square(7) == 49
