@@ -23,6 +23,8 @@ import statistics
 import traceback
 from collections.abc import Callable
 
+from symcompile.examples.fancy import fancy_func
+
 from benchmarks.timing import (
     BenchConfig,
     environment_lines,
@@ -41,18 +43,6 @@ BASELINE = "imperative"
 COMPILED = "compiled"
 DIRECT = "generated (direct)"
 TARGET_OVERHEAD = 1.05
-
-
-# The textbook code, verbatim (untyped on purpose).
-def add(a, b):
-    return a + b
-
-
-def fancy_func(a, b, c, d):
-    e = add(a, b)
-    f = add(c, d)
-    g = add(e, f)
-    return g
 
 
 def hand(a: int, b: int, c: int, d: int) -> int:
