@@ -500,6 +500,18 @@ def test_function_made_by_exec_without_source():
     assert "hint:" in message and "linecache" in message
 
 
+def test_lambda_typed_where_no_source_is_kept():
+    code = ("import symcompile as sc\n"
+            "try:\n"
+            "    sc.symbolic(lambda x: x)\n"
+            "except sc.SymbolicError as error:\n"
+            "    print(error)\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "cannot read the source of '<lambda>'" in result.stdout
+    assert "hint: define the function in a .py file" in result.stdout
+
+
 def test_two_lambdas_on_one_line_are_ambiguous():
     pair = (lambda x: x + 1, lambda x: x + 2)
     with pytest.raises(sc.SymbolicError, match="several lambdas"):
