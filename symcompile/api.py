@@ -6,9 +6,9 @@ starts as a small stub with the original signature that compiles on the first ca
 replaced by the compiled code itself. A call of a compiled `@symbolic` function is therefore a
 plain call of the generated code, with no Python-level layer in between.
 
-The replacement code must have the same free variables as the original (the function's closure
-cannot change), which generated code has by construction. Where a compiled version needs extra
-cells (objects bound in its own scope), the installed code forwards to it instead.
+The replacement code needs as many free variables as the function's closure has cells. A
+compiled version with objects bound in cells of its own grows the public function's closure
+first (`loader.install`); where that is impossible, the installed code forwards the call.
 """
 
 from __future__ import annotations
@@ -48,7 +48,6 @@ class CompiledVersion:
 
     function: types.FunctionType
     source: str
-    entry_code: types.CodeType
     ir: ir.Function | None = None
     log: list[PassRun] = dataclasses.field(default_factory=list)
     filename: str | None = None
@@ -99,15 +98,16 @@ class SymbolicFunction:
         self.pass_through = bool(original.__code__.co_flags & frontend.PASS_THROUGH_FLAGS)
         self.versions: dict[tuple[object, ...], CompiledVersion] = {}
         self.lock = threading.Lock()
-        self.stub_code = loader.forwarding_code(self.source.node.args, self.scope, self._first_call)
+        self.stubs: dict[int, types.CodeType] = {}
         self.wrapper = self._make_wrapper()
         with _registry_lock:
             _registry.add(self)
-            self._install()
+            self.reinstall()
 
     def _make_wrapper(self) -> types.FunctionType:
         original = self.original
-        wrapper = types.FunctionType(self._entry_code(), original.__globals__, original.__name__,
+        code = original.__code__ if self.pass_through else self._stub(len(self.scope.closure))
+        wrapper = types.FunctionType(code, original.__globals__, original.__name__,
                                      original.__defaults__, original.__closure__)
         wrapper.__kwdefaults__ = original.__kwdefaults__
         functools.update_wrapper(wrapper, original)
@@ -125,15 +125,36 @@ class SymbolicFunction:
             return self.original(*args, **kwargs)
         return self.version(GENERAL).function(*args, **kwargs)
 
-    def _entry_code(self) -> types.CodeType:
-        if disabled() or self.pass_through:
-            return self.original.__code__
-        general = self.versions.get(GENERAL)
-        return self.stub_code if general is None else general.entry_code
+    def _padded(self, free_count: int) -> loader.Scope:
+        """The original's scope, padded with empty cells up to `free_count` free variables."""
+        return dataclasses.replace(self.scope, padding=free_count - len(self.scope.closure))
+
+    def _stub(self, free_count: int) -> types.CodeType:
+        """The compiling stub, for a public function whose closure has `free_count` cells."""
+        if free_count not in self.stubs:
+            self.stubs[free_count] = loader.forwarding_code(
+                self.source.node.args, self._padded(free_count), self._first_call)
+        return self.stubs[free_count]
 
     def _install(self) -> None:
         """Point the public function at the right code: original, stub or compiled."""
-        self.wrapper.__code__ = self._entry_code()
+        current = self.wrapper.__closure__ or ()
+        general = self.versions.get(GENERAL)
+        if disabled() or self.pass_through:
+            target: Callable[..., Any] = self.original
+            code, closure = self.original.__code__, self.original.__closure__ or ()
+        elif general is None:
+            target, code, closure = self._first_call, self._stub(len(current)), current
+        else:
+            target = general.function
+            code, closure = general.function.__code__, general.function.__closure__ or ()
+        try:
+            loader.install(self.wrapper, code, closure, self._stub)
+        except loader.LayoutError:
+            # the closure cannot change here: keep it, and forward the call to the target
+            forward = loader.forwarding_code(self.source.node.args, self._padded(len(current)),
+                                             target)
+            loader.install(self.wrapper, forward, current, self._stub)
 
     def reinstall(self) -> None:
         with self.lock:
@@ -168,7 +189,7 @@ class SymbolicFunction:
 
     def _as_written(self, note: str) -> CompiledVersion:
         """A version that runs the original code: the whole function kept opaque."""
-        return CompiledVersion(self.original, self.source.text, self.original.__code__, note=note)
+        return CompiledVersion(self.original, self.source.text, note=note)
 
     def _compile(self) -> CompiledVersion:
         if self.pass_through:
@@ -191,15 +212,13 @@ class SymbolicFunction:
         before = frontend.build_function(self.source)
         after, log = pipeline.run_passes(before, self.passes)
         generated = codegen.render_function(after)
-        scope = dataclasses.replace(self.scope, bindings=generated.bindings)
+        bindings = generated.bindings
+        # pad to the public function's closure, which can grow but never shrink
+        padding = len(self.wrapper.__closure__ or ()) - len(set(self.scope.closure) | set(bindings))
+        scope = dataclasses.replace(self.scope, bindings=bindings, padding=max(padding, 0))
         function, filename = loader.load(generated.source, scope)
         function.__doc__ = self.original.__doc__
-        code = function.__code__
-        if code.co_freevars != self.original.__code__.co_freevars:
-            # objects bound in the generated function's own cells: the public function's
-            # closure cannot grow, so its code forwards the call
-            code = loader.forwarding_code(self.source.node.args, self.scope, function)
-        return CompiledVersion(function, generated.source, code, after, log, filename)
+        return CompiledVersion(function, generated.source, after, log, filename)
 
     def _error(self, message: str, hint: str) -> SymbolicError:
         node = self.source.node

@@ -57,6 +57,18 @@ class Scope:
     future_flags: int
     location: str
     bindings: dict[str, object] = field(default_factory=dict)
+    padding: int = 0
+
+    @property
+    def free_names(self) -> list[str]:
+        """The generated function's free variables: closure, bound objects, empty padding."""
+        pads = [f"symcompile_pad_{number}" for number in range(self.padding)]
+        return sorted(set(self.closure) | set(self.bindings)) + pads
+
+    def cell(self, name: str) -> types.CellType:
+        if name in self.closure:
+            return self.closure[name]
+        return types.CellType(self.bindings[name]) if name in self.bindings else types.CellType()
 
     @classmethod
     def of(cls, func: types.FunctionType) -> Scope:
@@ -124,11 +136,14 @@ def _has_docstring(node: ast.FunctionDef) -> bool:
 
 
 def _wrap_in_factory(node: ast.FunctionDef, scope: Scope) -> ast.Module:
-    """`def factory(<free names>): def f(...): nonlocal <closure>; ...` (inside `class C:`)."""
-    free = sorted(set(scope.closure) | set(scope.bindings))
-    if scope.closure:
-        # every original closure variable stays free, so the code fits the original's closure
-        declaration = ast.Nonlocal(sorted(scope.closure), lineno=node.lineno, col_offset=0)
+    """`def factory(<free names>): def f(...): nonlocal <free names>; ...` (in `class C:`).
+
+    Declaring every factory parameter `nonlocal` (no bytecode) makes the code's free variables
+    exactly the scope's free names, so its layout is known before it is compiled.
+    """
+    free = scope.free_names
+    if free:
+        declaration = ast.Nonlocal(free, lineno=node.lineno, col_offset=0)
         node.body.insert(int(_has_docstring(node)), declaration)
     params = ast.arguments(posonlyargs=[], args=[ast.arg(name) for name in free], vararg=None,
                            kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
@@ -169,10 +184,7 @@ def compile_def(node: ast.FunctionDef, filename: str, scope: Scope) -> types.Cod
 
 def make_function(code: types.CodeType, scope: Scope) -> types.FunctionType:
     """A function running `code` in `scope` (the original's globals, cells and defaults)."""
-    cells = tuple(
-        scope.closure[name] if name in scope.closure else types.CellType(scope.bindings[name])
-        for name in code.co_freevars
-    )
+    cells = tuple(scope.cell(name) for name in code.co_freevars)
     function = types.FunctionType(code, scope.globals, scope.name, scope.defaults, cells or None)
     function.__kwdefaults__ = scope.kwdefaults
     function.__qualname__ = scope.qualname
@@ -203,9 +215,9 @@ def _forwarding_call(args: ast.arguments, callee: ast.expr) -> ast.Return:
 def forwarding_code(params: ast.arguments, scope: Scope, target: Callable[..., object]) -> types.CodeType:
     """Code with the parameters `params` whose body is `return target(<same arguments>)`.
 
-    It has exactly the free variables of the original function, so it can become the
-    `__code__` of a function made with the original closure. `target` is reached through the
-    code's constants (set after compiling), so calling it costs no name lookup.
+    It has the free variables of `scope` but never reads them, so it can run with any closure
+    at least that long. `target` is reached through the code's constants (set after
+    compiling), so calling it costs no name lookup.
     """
     marker = f"symcompile forwarding target {id(target)}"
     name = scope.name if scope.name.isidentifier() else "forward"
@@ -215,3 +227,43 @@ def forwarding_code(params: ast.arguments, scope: Scope, target: Callable[..., o
     code = compile_def(node, "<symcompile forwarding>", scope)
     consts = tuple(target if const == marker else const for const in code.co_consts)
     return code.replace(co_consts=consts)
+
+
+def _closure_setter() -> Callable[[types.FunctionType, tuple[types.CellType, ...] | None], int] | None:
+    """CPython's `PyFunction_SetClosure`, or None where ctypes cannot reach it."""
+    try:
+        import ctypes
+
+        setter = ctypes.pythonapi.PyFunction_SetClosure
+    except (ImportError, AttributeError):
+        return None
+    setter.argtypes = (ctypes.py_object, ctypes.py_object)
+    setter.restype = ctypes.c_int
+    return setter  # type: ignore[no-any-return]
+
+
+_set_closure = _closure_setter()
+
+
+class LayoutError(Exception):
+    """The code cannot be installed on the function: its closure would have to shrink."""
+
+
+def install(function: types.FunctionType, code: types.CodeType,
+            closure: tuple[types.CellType, ...], neutral: Callable[[int], types.CodeType]) -> None:
+    """Make `function` run `code` with `closure`, safe for threads calling it meanwhile.
+
+    Python lets `__code__` change only to code with as many free variables as the closure has
+    cells, and offers no way to change the closure; CPython's C API does. The closure may only
+    grow: while it changes, `function` runs `neutral(n)`, code with `n` free variables that it
+    never reads (it forwards the call), so every moment pairs a code with a long enough closure.
+    """
+    current = function.__closure__ or ()
+    if len(closure) == len(current) and all(a is b for a, b in zip(closure, current)):
+        function.__code__ = code
+        return
+    if _set_closure is None or len(closure) < len(current):
+        raise LayoutError(f"cannot change a closure of {len(current)} cells to {len(closure)}")
+    function.__code__ = neutral(len(current))
+    _set_closure(function, closure or None)
+    function.__code__ = code

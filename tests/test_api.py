@@ -473,6 +473,8 @@ def test_objects_without_literal_spelling_are_bound_in_the_functions_own_scope()
     generated = sc.compiled_function(compiled, 2.0)
     assert "ndarray_2" not in globals()
     assert generated.__code__.co_freevars == ("ndarray_2",)
+    assert compiled.__code__ is generated.__code__  # the closure grew: no forwarding layer
+    assert compiled.__closure__ == generated.__closure__
     WEIGHTS[0] = 100.0  # bound by reference: in-place changes are seen
     try:
         assert compiled(1.0)[0] == 101.0
@@ -500,16 +502,19 @@ def test_function_made_by_exec_without_source():
     assert "hint:" in message and "linecache" in message
 
 
-def test_lambda_typed_where_no_source_is_kept():
+def test_lambda_typed_at_the_command_line():
     code = ("import symcompile as sc\n"
             "try:\n"
-            "    sc.symbolic(lambda x: x)\n"
+            "    print(sc.symbolic(lambda x: x * 2)(21))\n"
             "except sc.SymbolicError as error:\n"
             "    print(error)\n")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
-    assert "cannot read the source of '<lambda>'" in result.stdout
-    assert "hint: define the function in a .py file" in result.stdout
+    if sys.version_info >= (3, 13):  # Python 3.13 keeps `-c` source in linecache
+        assert result.stdout == "42\n"
+    else:
+        assert "cannot read the source of '<lambda>'" in result.stdout
+        assert "hint: define the function in a .py file" in result.stdout
 
 
 def test_two_lambdas_on_one_line_are_ambiguous():
@@ -547,3 +552,65 @@ def test_symbolic_error_formats_location_caret_and_hint():
             y = x +* 2
                 ^
         hint: do this""")
+
+
+def test_after_the_closure_grew_disable_and_recompile_still_work(compile_counter: list[str]):
+    def weighted(x):
+        return x * WEIGHTS
+
+    compiled = sc.symbolic(weighted, passes=[_bind_weights])
+    assert compiled(1.0)[2] == 2.0
+    assert len(compiled.__closure__) == 1
+    with sc.disable():
+        assert compiled(2.0)[2] == 4.0  # runs the original through a forwarding code
+        assert compiled.__code__ is not compiled.original.__code__
+    compiled.recompile()
+    assert compiled(3.0)[2] == 6.0
+    assert compiled.__code__ is sc.compiled_function(compiled, 1.0).__code__
+    sc.clear_cache()
+    assert compiled(4.0)[2] == 8.0
+    assert compile_counter == ["weighted"] * 3
+
+
+def test_without_closure_growth_the_call_is_forwarded(monkeypatch: pytest.MonkeyPatch):
+    from symcompile import loader
+
+    monkeypatch.setattr(loader, "_set_closure", None)
+
+    def weighted(x):
+        return x * WEIGHTS
+
+    compiled = sc.symbolic(weighted, passes=[_bind_weights])
+    assert compiled(1.0)[2] == 2.0
+    assert compiled.__closure__ is None
+    assert compiled.__code__.co_filename == "<symcompile forwarding>"
+
+
+def test_calls_from_other_threads_stay_right_while_versions_are_installed():
+    def weighted(x):
+        return x * WEIGHTS
+
+    compiled = sc.symbolic(weighted, passes=[_bind_weights])
+    stop = threading.Event()
+    failures: list[object] = []
+
+    def caller() -> None:
+        while not stop.is_set():
+            result = compiled(2.0)
+            if result[1] != 2.0:
+                failures.append(result)
+
+    threads = [threading.Thread(target=caller) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    try:
+        for _ in range(30):
+            compiled.recompile()
+            with sc.disable():
+                compiled(1.0)
+            sc.clear_cache()
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join()
+    assert failures == []
