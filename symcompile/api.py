@@ -32,6 +32,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 # the key of the general, type-agnostic version in a function's cache of compiled versions
 GENERAL: tuple[object, ...] = ()
 
+# after this many recompiles forced by changed globals, stop relying on globals at all
+MAX_STALE_RECOMPILES = 5
+
 _registry: weakref.WeakSet[SymbolicFunction] = weakref.WeakSet()
 _registry_lock = threading.Lock()
 _disable_depth = 0
@@ -90,9 +93,11 @@ class SourceText:
 class SymbolicFunction:
     """The state behind one `@symbolic` function: its source, cache of versions and call path."""
 
-    def __init__(self, original: types.FunctionType, passes: Sequence[Pass]) -> None:
+    def __init__(self, original: types.FunctionType, passes: Sequence[Pass], guards: bool) -> None:
         self.original = original
         self.passes = tuple(passes)
+        self.guards = guards
+        self.stale_recompiles = 0
         self.source = frontend.read_function_source(original)
         self.scope = loader.Scope.of(original)
         self.pass_through = bool(original.__code__.co_flags & frontend.PASS_THROUGH_FLAGS)
@@ -175,15 +180,39 @@ class SymbolicFunction:
         """Forget every compiled version; the next call compiles again."""
         with self.lock:
             for version in self.versions.values():
-                if version.filename is not None:
-                    loader.forget_source(version.filename)
+                self._forget(version)
             self.versions.clear()
             self._install()
+
+    @staticmethod
+    def _forget(version: CompiledVersion) -> None:
+        if version.filename is not None:
+            loader.forget_source(version.filename)
 
     def recompile(self) -> None:
         """Compile again now, reading the current values of the globals the compiler uses."""
         self.clear()
+        self.stale_recompiles = 0
         self.version(GENERAL)
+
+    def _stale_call(self, *args: Any, **kwargs: Any) -> Any:
+        """Where a failed guard sends the call: a global the compiled code relied on has been
+        rebound (or deleted). Compile a version for the globals as they are now and run it."""
+        with self.lock:
+            version = self.versions.get(GENERAL)
+            if version is None or not self._assumptions_hold(version):
+                if version is not None:
+                    self.stale_recompiles += 1
+                    self._forget(version)
+                version = self.versions[GENERAL] = self._compile()
+                self._install()
+        return version.function(*args, **kwargs)
+
+    def _assumptions_hold(self, version: CompiledVersion) -> bool:
+        namespace = frontend.namespace_of(self.original)
+        assumptions = version.ir.assumptions if version.ir is not None else ()
+        return all(namespace.lookup(a.name) == (True, a.value) and
+                   namespace.lookup(a.name)[1] is a.value for a in assumptions)
 
     # -------------------------------------------------------------- compiling
 
@@ -209,9 +238,11 @@ class SymbolicFunction:
             ) from exc
 
     def _compile_ir(self) -> CompiledVersion:
-        before = frontend.build_function(self.source)
-        after, log = pipeline.run_passes(before, self.passes)
-        generated = codegen.render_function(after)
+        # a function whose globals keep changing under it is compiled without relying on any
+        resolve_globals = self.stale_recompiles < MAX_STALE_RECOMPILES
+        _, after, log = pipeline.optimize(self.original, self.passes, source=self.source,
+                                          resolve_globals=resolve_globals)
+        generated = codegen.render_function(after, self._stale_call if self.guards else None)
         bindings = generated.bindings
         # pad to the public function's closure, which can grow but never shrink
         padding = len(self.wrapper.__closure__ or ()) - len(set(self.scope.closure) | set(bindings))
@@ -234,28 +265,34 @@ class SymbolicFunction:
 @overload
 def symbolic(func: F, /) -> F: ...
 @overload
-def symbolic(*, passes: Sequence[Pass] | None = None) -> Callable[[F], F]: ...
+def symbolic(*, passes: Sequence[Pass] | None = None, guards: bool = True) -> Callable[[F], F]: ...
 
 
-def symbolic(func: Any = None, /, *, passes: Sequence[Pass] | None = None) -> Any:
+def symbolic(func: Any = None, /, *, passes: Sequence[Pass] | None = None,
+             guards: bool = True) -> Any:
     """Compile `func` to optimized Python on its first call; later calls run the compiled code.
 
-    Use bare (`@symbolic`) or with options (`@symbolic(passes=[...])`). `passes` replaces the
-    default pipeline (`symcompile.pipeline.PASSES`). The result is a plain function with the
-    original's name, docstring and signature, plus `.source` (the generated source),
-    `.original` (the undecorated function, also `__wrapped__`) and `.recompile()`.
+    Use bare (`@symbolic`) or with options (`@symbolic(guards=False)`). The result is a plain
+    function with the original's name, docstring and signature, plus `.source` (the generated
+    source), `.original` (the undecorated function, also `__wrapped__`) and `.recompile()`.
+
+    Options:
+      passes: the passes to run, replacing the default pipeline `symcompile.pipeline.PASSES`.
+      guards: the compiled code checks on entry that the globals it inlined or folded still
+        hold the values it was compiled with, and recompiles when one was rebound. With
+        `guards=False` those values are frozen until `f.recompile()`.
     """
     chosen = pipeline.PASSES if passes is None else tuple(passes)
     if func is None:
-        return functools.partial(_decorate, passes=chosen)
-    return _decorate(func, chosen)
+        return functools.partial(_decorate, passes=chosen, guards=guards)
+    return _decorate(func, chosen, guards)
 
 
-def _decorate(func: Any, passes: Sequence[Pass]) -> Any:
+def _decorate(func: Any, passes: Sequence[Pass], guards: bool = True) -> Any:
     if isinstance(func, (staticmethod, classmethod)):
-        return type(func)(_decorate(func.__func__, passes))
+        return type(func)(_decorate(func.__func__, passes, guards))
     if isinstance(func, types.MethodType):
-        return types.MethodType(_decorate(func.__func__, passes), func.__self__)
+        return types.MethodType(_decorate(func.__func__, passes, guards), func.__self__)
     state = getattr(func, "_symcompile", None)
     if isinstance(state, SymbolicFunction):
         func = state.original
@@ -264,7 +301,7 @@ def _decorate(func: Any, passes: Sequence[Pass]) -> Any:
             f"@symbolic compiles Python functions; got {type(func).__name__} {func!r}",
             hint="decorate a function written in Python (def or lambda)",
         )
-    return SymbolicFunction(func, passes).wrapper
+    return SymbolicFunction(func, passes, guards).wrapper
 
 
 def _state_and_arguments(

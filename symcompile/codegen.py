@@ -82,33 +82,55 @@ class _Generator:
     """Builds the Python AST of IR nodes, binding objects that have no literal spelling."""
 
     def __init__(self) -> None:
-        # objects bound by name, each with the Name nodes that refer to it (named at the end)
-        self.bound: list[tuple[object, list[ast.Name]]] = []
+        # new names, each with the Name nodes that use it, named at the end so they avoid every
+        # identifier in the finished tree; a name with a value is an object bound by name
+        self.new_names: list[tuple[str, list[ast.Name], tuple[object, ...]]] = []
 
-    def bind(self, value: object) -> ast.expr:
+    def bind(self, value: object, base: str | None = None) -> ast.Name:
+        """A reference to `value`, bound in the generated function's own scope."""
         reference = ast.Name("", ast.Load())
-        for bound, references in self.bound:
-            if bound is value:
+        for _, references, bound in self.new_names:
+            if bound and bound[0] is value:
                 references.append(reference)
                 return reference
-        self.bound.append((value, [reference]))
+        self.new_names.append((base or _binding_base(value), [reference], (value,)))
         return reference
 
-    def name_bindings(self, tree: ast.AST) -> dict[str, object]:
-        """Give every bound object a readable name no other identifier in `tree` uses."""
+    def fresh(self, base: str) -> list[ast.Name]:
+        """A new local variable: returns its (for now unnamed) Name nodes, store then load."""
+        references = [ast.Name("", ast.Store()), ast.Name("", ast.Store()), ast.Name("", ast.Load())]
+        self.new_names.append((base, references, ()))
+        return references
+
+    def name_new_names(self, tree: ast.AST) -> dict[str, object]:
+        """Name every new name so no other identifier in `tree` uses it; return the bindings."""
         taken = identifiers(tree)
         bindings: dict[str, object] = {}
-        for value, references in self.bound:
-            base = _binding_base(value)
+        for base, references, bound in self.new_names:
             name, number = base, 1
             while name in taken:
                 number += 1
                 name = f"{base}_{number}"
             taken.add(name)
-            bindings[name] = value
+            if bound:
+                bindings[name] = bound[0]
             for reference in references:
                 reference.id = name
         return bindings
+
+    def guard(self, function: ir.Function, recompile: Callable[..., object]) -> list[ast.stmt]:
+        """On entry, check every assumption (`add is add_2`); if one fails, or the name is
+        gone, hand the call to `recompile`, which compiles a fresh version and runs it."""
+        checks = [ast.Compare(ast.Name(a.name, ast.Load()), [ast.Is()], [self.bind(a.value, a.name)])
+                  for a in function.assumptions]
+        test = checks[0] if len(checks) == 1 else ast.BoolOp(ast.And(), checks)
+        store_ok, store_missing, load = self.fresh("unchanged")
+        handler = ast.ExceptHandler(ast.Name("NameError", ast.Load()), None,
+                                    [ast.Assign([store_missing], ast.Constant(False), type_comment=None)])
+        check = ast.Try([ast.Assign([store_ok], test, type_comment=None)], [handler], [], [])
+        stale = ast.If(ast.UnaryOp(ast.Not(), load),
+                       [forwarding_call(function.params, self.bind(recompile, "recompile"))], [])
+        return [check, stale]
 
     def optional(self, expr: ir.Expr | None) -> ast.expr | None:
         return None if expr is None else self.expr(expr)
@@ -210,19 +232,40 @@ def _store(node: ast.expr) -> ast.expr:
     return node
 
 
-def function_to_ast(function: ir.Function) -> tuple[ast.FunctionDef, dict[str, object]]:
-    """A Python `def` for `function` (no decorators), and the objects it binds by name."""
+def forwarding_call(params: ast.arguments, callee: ast.expr) -> ast.Return:
+    """`return callee(a, b, *args, k=k, **kw)`: pass a call on with the same arguments."""
+    positional: list[ast.expr] = [ast.Name(a.arg, ast.Load())
+                                  for a in (*params.posonlyargs, *params.args)]
+    if params.vararg is not None:
+        positional.append(ast.Starred(ast.Name(params.vararg.arg, ast.Load()), ast.Load()))
+    keywords = [ast.keyword(a.arg, ast.Name(a.arg, ast.Load())) for a in params.kwonlyargs]
+    if params.kwarg is not None:
+        keywords.append(ast.keyword(None, ast.Name(params.kwarg.arg, ast.Load())))
+    return ast.Return(ast.Call(callee, positional, keywords))
+
+
+def function_to_ast(function: ir.Function, recompile: Callable[..., object] | None = None,
+                    ) -> tuple[ast.FunctionDef, dict[str, object]]:
+    """A Python `def` for `function` (no decorators), and the objects it binds by name.
+
+    With `recompile`, the function starts by checking its assumptions (see `_Generator.guard`).
+    """
     generator = _Generator()
+    body = generator.block(function.body)
+    if recompile is not None and function.assumptions:
+        docstring = int(isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+                        and isinstance(body[0].value.value, str))
+        body[docstring:docstring] = generator.guard(function, recompile)
     node = ast.FunctionDef(
         name=function.name,
         args=copy.deepcopy(function.params),
-        body=generator.block(function.body),
+        body=body,
         decorator_list=[],
         returns=copy.deepcopy(function.returns),
         type_comment=None,
         **_TYPE_PARAMS,
     )
-    return node, generator.name_bindings(node)
+    return node, generator.name_new_names(node)
 
 
 # --------------------------------------------------------------- AST → text
@@ -263,7 +306,9 @@ class Generated:
     bindings: dict[str, object]
 
 
-def render_function(function: ir.Function) -> Generated:
-    """The generated source of an IR function, with the objects it binds by name."""
-    node, bindings = function_to_ast(function)
+def render_function(function: ir.Function, recompile: Callable[..., object] | None = None,
+                    ) -> Generated:
+    """The generated source of an IR function, with the objects it binds by name; with
+    `recompile`, guarded by checks of its assumptions."""
+    node, bindings = function_to_ast(function, recompile)
     return Generated(render(node), bindings)

@@ -253,8 +253,13 @@ def build_expr(node: ast.expr) -> ir.Expr:
     return ir.OpaqueExpr(copy.deepcopy(node), _opaque_reason(node, _OPAQUE_EXPRESSIONS))
 
 
-def build_function(source: FunctionSource) -> ir.Function:
-    """The IR of a parsed function."""
+def namespace_of(func: types.FunctionType) -> ir.Namespace:
+    """The compile-time view of `func`'s free names: its globals, builtins and closure."""
+    return ir.Namespace(func.__globals__, func.__builtins__, frozenset(func.__code__.co_freevars))
+
+
+def build_function(source: FunctionSource, namespace: ir.Namespace | None = None) -> ir.Function:
+    """The IR of a parsed function; `namespace` lets passes resolve its free names."""
     node = source.node
     return ir.Function(
         name=node.name,
@@ -263,6 +268,7 @@ def build_function(source: FunctionSource) -> ir.Function:
         body=build_body(node.body),
         filename=source.filename,
         loc=_loc(node),
+        namespace=namespace,
     )
 
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 import ast
 import math
 import struct
-from dataclasses import dataclass, field
-from typing import Union
+from dataclasses import dataclass, field, replace
+from typing import Mapping, Union
 
 
 # constants of these types are compared by value; any other object only by identity
@@ -299,11 +299,43 @@ Stmt = Union[Assign, AugAssign, If, For, While, Break, Continue, Return, Raise, 
 STMT_TYPES: tuple[type, ...] = Stmt.__args__
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, eq=False)
+class Namespace:
+    """What the function's free names meant when it was compiled: its module's globals and the
+    builtins (only ever read), and the names it reads from enclosing functions (never resolved
+    at compile time: their cells may change)."""
+
+    globals: Mapping[str, object]
+    builtins: Mapping[str, object]
+    closure: frozenset[str] = frozenset()
+
+    def lookup(self, name: str) -> tuple[bool, object]:
+        """(True, value) for a global or builtin name; (False, None) if it means nothing."""
+        if name in self.closure:
+            return False, None
+        for scope in (self.globals, self.builtins):
+            if name in scope:
+                return True, scope[name]
+        return False, None
+
+
+@dataclass(frozen=True, slots=True)
+class Assumption:
+    """A global (or builtin) name whose value the compiled code relies on (it was inlined or
+    folded). Generated code checks `name is value` on entry, unless guards are off."""
+
+    name: str
+    value: object = field(compare=False)
+    reason: str = field(default="", compare=False)
+
+
+@dataclass(frozen=True, eq=False)
 class Function:
     """A whole function: its signature kept as Python AST (`params`, `returns`), its body as IR.
 
-    `filename` and `loc` point at the `def` line in the user's file.
+    `filename` and `loc` point at the `def` line in the user's file. `namespace` (None when
+    the compiler must not look at globals) is what passes may resolve free names in;
+    `assumptions` lists the globals they relied on.
     """
 
     name: str
@@ -312,12 +344,18 @@ class Function:
     body: tuple[Stmt, ...]
     filename: str = "<unknown>"
     loc: Loc = NO_LOC
+    namespace: Namespace | None = None
+    assumptions: tuple[Assumption, ...] = ()
 
     def with_body(self, body: tuple[Stmt, ...]) -> Function:
         """This function with a new body; `self` when the body is the same object."""
-        if body is self.body:
-            return self
-        return Function(self.name, self.params, self.returns, body, self.filename, self.loc)
+        return self if body is self.body else replace(self, body=body)
+
+    def assuming(self, *assumptions: Assumption) -> Function:
+        """This function also relying on `assumptions` (each name listed once)."""
+        known = {assumption.name for assumption in self.assumptions}
+        new = tuple(a for a in assumptions if a.name not in known)
+        return replace(self, assumptions=self.assumptions + new) if new else self
 
 
 # -------------------------------------------------------------------- printer

@@ -32,6 +32,8 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
+from .codegen import forwarding_call
+
 FACTORY_NAME = "_symcompile_factory"
 FUTURE_FLAGS = 0
 for _feature in __future__.all_feature_names:
@@ -201,17 +203,6 @@ def load(text: str, scope: Scope) -> tuple[types.FunctionType, str]:
     return make_function(compile_def(node, filename, scope), scope), filename
 
 
-def _forwarding_call(args: ast.arguments, callee: ast.expr) -> ast.Return:
-    """`return callee(a, b, *args, k=k, **kw)` for the parameters `args`."""
-    positional: list[ast.expr] = [ast.Name(a.arg, ast.Load()) for a in (*args.posonlyargs, *args.args)]
-    if args.vararg is not None:
-        positional.append(ast.Starred(ast.Name(args.vararg.arg, ast.Load()), ast.Load()))
-    keywords = [ast.keyword(a.arg, ast.Name(a.arg, ast.Load())) for a in args.kwonlyargs]
-    if args.kwarg is not None:
-        keywords.append(ast.keyword(None, ast.Name(args.kwarg.arg, ast.Load())))
-    return ast.Return(ast.Call(callee, positional, keywords))
-
-
 def forwarding_code(params: ast.arguments, scope: Scope, target: Callable[..., object]) -> types.CodeType:
     """Code with the parameters `params` whose body is `return target(<same arguments>)`.
 
@@ -221,7 +212,7 @@ def forwarding_code(params: ast.arguments, scope: Scope, target: Callable[..., o
     """
     marker = f"symcompile forwarding target {id(target)}"
     name = scope.name if scope.name.isidentifier() else "forward"
-    body = [_forwarding_call(params, ast.Constant(marker))]
+    body = [forwarding_call(params, ast.Constant(marker))]
     node = ast.FunctionDef(name, copy.deepcopy(params), body, [], None, None,
                            lineno=1, col_offset=0, **_TYPE_PARAMS)
     code = compile_def(node, "<symcompile forwarding>", scope)

@@ -8,17 +8,21 @@ loop. Every pass run is recorded (`PassRun`) so `explain` can show what each pas
 from __future__ import annotations
 
 import time
+import types
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from . import ir
+from . import frontend, ir
+from .passes.fold_constants import fold_constants
 from .verify import IRError, verify
 
 Pass = Callable[[ir.Function], ir.Function]
 
-# The default pipeline, in order, with the reason for each position. Empty for now: the core
-# compiles every function faithfully (front end → IR → code generation) with no rewriting.
-PASSES: tuple[Pass, ...] = ()
+# The default pipeline, in order, with the reason for each position.
+PASSES: tuple[Pass, ...] = (
+    # evaluate what is already constant, including global and module constants
+    fold_constants,
+)
 
 # A pipeline that has not settled after this many rounds has a pass that keeps changing things.
 MAX_ROUNDS = 20
@@ -54,3 +58,21 @@ def run_passes(function: ir.Function, passes: Sequence[Pass] = PASSES) -> tuple[
         if function is start_of_round:
             return function, log
     raise IRError(f"passes did not reach a fixed point in {MAX_ROUNDS} rounds")
+
+
+def optimize(
+    func: types.FunctionType,
+    passes: Sequence[Pass] = PASSES,
+    *,
+    source: frontend.FunctionSource | None = None,
+    resolve_globals: bool = True,
+) -> tuple[ir.Function, ir.Function, list[PassRun]]:
+    """Front end and passes for a live function: (IR before, IR after, log of pass runs).
+
+    With `resolve_globals` the passes may read the function's globals (and must record what
+    they rely on as assumptions); without, they treat every free name as unknown.
+    """
+    namespace = frontend.namespace_of(func) if resolve_globals else None
+    before = frontend.build_function(source or frontend.read_function_source(func), namespace)
+    after, log = run_passes(before, passes)
+    return before, after, log

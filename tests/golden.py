@@ -9,7 +9,9 @@ A golden file holds a function, a marker line naming what ran over it, and the e
     def f(x):
         return x * 5
 
-Files live in `tests/golden/<group>/`, where the group names a pass in
+The `before` half runs as a module, so it may define helpers (to be inlined) and globals; the
+function compiled is the one the expected half defines. Files live in `tests/golden/<group>/`,
+where the group names a pass in
 `symcompile.pipeline` (`fold_constants`), or is `pipeline` for the whole default pipeline. The
 expected half is compared as a Python tree, so layout-only differences between renderers (astor
 or `ast.unparse`) do not matter. Run pytest with `--update-golden` (or set
@@ -20,10 +22,11 @@ review the diff before committing it.
 from __future__ import annotations
 
 import ast
+import types
 from dataclasses import dataclass
 from pathlib import Path
 
-from symcompile import codegen, frontend, pipeline
+from symcompile import codegen, pipeline
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 MARKER = "# --- after "
@@ -64,10 +67,22 @@ def passes_for(stage: str) -> tuple[pipeline.Pass, ...]:
     return (by_name[stage],)
 
 
+def target_name(case: GoldenCase) -> str:
+    """The function a case compiles: the one its expected half defines."""
+    defs = [node for node in ast.parse(case.after).body if isinstance(node, ast.FunctionDef)]
+    if len(defs) != 1:
+        raise ValueError(f"{case.path}: the expected half must define exactly one function")
+    return defs[0].name
+
+
 def produce(case: GoldenCase) -> str:
-    """What the compiler makes of the case's `before` function now."""
-    function = frontend.function_from_text(case.before, str(case.path))
-    result, _ = pipeline.run_passes(function, passes_for(case.stage))
+    """What the compiler makes of the case's function now. The `before` half runs as a module
+    (so helpers it defines can be inlined); its function named in `after` is compiled."""
+    namespace: dict[str, object] = {"__name__": f"golden_{case.path.stem}"}
+    exec(compile(case.before, str(case.path), "exec"), namespace)
+    function = namespace[target_name(case)]
+    assert isinstance(function, types.FunctionType)
+    _, result, _ = pipeline.optimize(function, passes_for(case.stage))
     return codegen.render_function(result).source
 
 

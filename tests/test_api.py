@@ -524,7 +524,7 @@ def test_two_lambdas_on_one_line_are_ambiguous():
 
 
 def test_internal_errors_become_symbolic_errors(monkeypatch: pytest.MonkeyPatch):
-    def broken(function: ir.Function) -> object:
+    def broken(function: ir.Function, *args: object) -> object:
         raise KeyError("boom")
 
     monkeypatch.setattr("symcompile.codegen.render_function", broken)

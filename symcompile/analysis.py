@@ -1,0 +1,398 @@
+"""Analyses: plain functions over the IR that the passes ask questions of.
+
+Nothing here rewrites anything and nothing is cached; a pass recomputes what it needs. The
+questions: which names are the function's locals, which of them escape the compiler's view
+(captured by nested code, touched by opaque statements), how often each name is read and
+assigned, which locals are certainly bound at each statement, and which expressions can be
+evaluated without effects or exceptions.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import types
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Callable, Iterator
+
+from . import ir
+from .rewrite import (
+    expr_children,
+    nested_bodies,
+    statement_expressions,
+    walk_expr,
+    walk_statements,
+    with_bodies,
+)
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+@dataclass
+class OpaqueNames:
+    """Names an opaque piece of Python touches, by how it touches them."""
+
+    stored: set[str] = field(default_factory=set)  # bound or deleted in the function's own scope
+    loaded: set[str] = field(default_factory=set)  # read in the function's own scope
+    nested: set[str] = field(default_factory=set)  # mentioned inside a nested scope (captured)
+    declared: set[str] = field(default_factory=set)  # named by `global` or `nonlocal`
+
+    @property
+    def all(self) -> set[str]:
+        return self.stored | self.loaded | self.nested | self.declared
+
+
+def _target_names(node: ast.AST) -> Iterator[str]:
+    for child in ast.walk(node):
+        if isinstance(child, ast.Name):
+            yield child.id
+
+
+def opaque_names(node: ast.AST, names: OpaqueNames | None = None, nested: bool = False) -> OpaqueNames:
+    """What `node`, kept verbatim, does with names (scope-aware, conservative)."""
+    names = names if names is not None else OpaqueNames()
+    stored = names.nested if nested else names.stored
+    loaded = names.nested if nested else names.loaded
+    match node:
+        case ast.Name(id=name, ctx=ctx):
+            (loaded if isinstance(ctx, ast.Load) else stored).add(name)
+        case ast.Global(names=declared) | ast.Nonlocal(names=declared):
+            names.declared.update(declared)
+        case ast.alias(name=name, asname=asname):
+            stored.add(asname or name.split(".")[0])
+        case ast.ExceptHandler(name=str(name)) | ast.MatchAs(name=str(name)) | \
+                ast.MatchStar(name=str(name)) | ast.MatchMapping(rest=str(name)):
+            stored.add(name)
+        case ast.NamedExpr(target=target):
+            stored.update(_target_names(target))
+    if isinstance(node, ast.Lambda):  # defaults run here, the body in a scope of its own
+        opaque_names(node.args, names, nested)
+        opaque_names(node.body, names, True)
+        return names
+    if isinstance(node, _SCOPES):
+        stored.add(node.name)
+        for child in ast.iter_child_nodes(node):
+            in_body = any(child is statement for statement in node.body)
+            opaque_names(child, names, nested or in_body)
+        return names
+    if isinstance(node, _COMPREHENSIONS):
+        first_iterator = node.generators[0].iter
+        opaque_names(first_iterator, names, nested)
+        for child in ast.walk(node):
+            if child is not first_iterator and isinstance(child, ast.Name):
+                names.nested.add(child.id)
+            if isinstance(child, ast.NamedExpr):  # a walrus in a comprehension binds our local
+                stored.update(_target_names(child.target))
+        return names
+    for child in ast.iter_child_nodes(node):
+        opaque_names(child, names, nested)
+    return names
+
+
+def opaque_nodes(function: ir.Function) -> Iterator[ast.AST]:
+    """The verbatim Python pieces of the function: opaque statements and expressions."""
+    for stmt in walk_statements(function.body):
+        if isinstance(stmt, ir.Opaque):
+            yield stmt.node
+        for expr in statement_expressions(stmt):
+            for node in walk_expr(expr):
+                if isinstance(node, ir.OpaqueExpr):
+                    yield node.node
+
+
+def opaque_usage(function: ir.Function) -> OpaqueNames:
+    names = OpaqueNames()
+    for node in opaque_nodes(function):
+        opaque_names(node, names)
+    return names
+
+
+def parameter_names(function: ir.Function) -> list[str]:
+    args = function.params
+    names = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
+    return names + [a.arg for a in (args.vararg, args.kwarg) if a is not None]
+
+
+def target_names(target: ir.Expr) -> Iterator[str]:
+    """The variable names an assignment target binds (`a, (b, *c)` → a, b, c)."""
+    match target:
+        case ir.Name(id):
+            yield id
+        case ir.Build(_, elts):
+            for elt in elts:
+                yield from target_names(elt)
+        case ir.Starred(value):
+            yield from target_names(value)
+
+
+def assigned_names(stmt: ir.Stmt) -> set[str]:
+    """Names the statement itself binds (not counting nested bodies)."""
+    match stmt:
+        case ir.Assign(targets):
+            return {name for target in targets for name in target_names(target)}
+        case ir.AugAssign(ir.Name(id)):
+            return {id}
+        case ir.For(target):
+            return set(target_names(target))
+        case ir.Opaque(node):
+            return opaque_names(node).stored
+    names: set[str] = set()
+    for expr in statement_expressions(stmt):
+        for node in walk_expr(expr):
+            if isinstance(node, ir.OpaqueExpr):
+                names |= opaque_names(node.node).stored
+    return names
+
+
+def local_names(function: ir.Function) -> set[str]:
+    """The function's local variables (as Python decides: bound anywhere, not declared)."""
+    usage = opaque_usage(function)
+    bound = set(parameter_names(function)) | usage.stored
+    for stmt in walk_statements(function.body):
+        bound |= assigned_names(stmt)
+    return bound - usage.declared
+
+
+def written_names(function: ir.Function) -> set[str]:
+    """Every name the function binds or declares, locals and `global` names alike: the names
+    whose value at a given point the function itself may have changed."""
+    return local_names(function) | opaque_usage(function).declared
+
+
+def untracked_names(function: ir.Function) -> set[str]:
+    """Locals whose value the compiler cannot follow: anything opaque code touches (nested
+    functions may read or rebind them at any call; `del`, `except ... as`, walrus...)."""
+    return opaque_usage(function).all
+
+
+def introspects(function: ir.Function) -> bool:
+    """Whether the function may look at its own local variables by name (then no local may be
+    dropped or renamed): calls of `locals`, `vars`, `eval`, `exec`, `dir` anywhere."""
+    suspicious = {"locals", "vars", "eval", "exec", "dir"}
+    if opaque_usage(function).all & suspicious:
+        return True
+    return any(isinstance(node, ir.Name) and node.id in suspicious
+               for stmt in walk_statements(function.body)
+               for expr in statement_expressions(stmt) for node in walk_expr(expr))
+
+
+def read_counts(function: ir.Function) -> Counter[str]:
+    """How many times each name is read (opaque code mentioning a name counts as a read)."""
+    counts: Counter[str] = Counter()
+    for stmt in walk_statements(function.body):
+        for expr in statement_expressions(stmt, targets=False):
+            counts.update(node.id for node in walk_expr(expr) if isinstance(node, ir.Name))
+        for target in _stored_targets(stmt):
+            counts.update(_names_read_by_target(target))
+        if isinstance(stmt, ir.AugAssign) and isinstance(stmt.target, ir.Name):
+            counts[stmt.target.id] += 1
+    counts.update(opaque_usage(function).all)
+    return counts
+
+
+def _stored_targets(stmt: ir.Stmt) -> tuple[ir.Expr, ...]:
+    match stmt:
+        case ir.Assign(targets):
+            return targets
+        case ir.AugAssign(target) | ir.For(target):
+            return (target,)
+    return ()
+
+
+def _names_read_by_target(target: ir.Expr) -> Iterator[str]:
+    """Names a target reads while storing: `a[i] = v` reads a and i, `a.b = v` reads a."""
+    match target:
+        case ir.Attribute(value):
+            yield from (n.id for n in walk_expr(value) if isinstance(n, ir.Name))
+        case ir.Subscript(value, index):
+            for part in (value, index):
+                yield from (n.id for n in walk_expr(part) if isinstance(n, ir.Name))
+        case ir.Build(_, elts):
+            for elt in elts:
+                yield from _names_read_by_target(elt)
+        case ir.Starred(value):
+            yield from _names_read_by_target(value)
+
+
+def assignment_counts(function: ir.Function) -> Counter[str]:
+    """How many statements bind each name."""
+    counts: Counter[str] = Counter(parameter_names(function))
+    for stmt in walk_statements(function.body):
+        counts.update(assigned_names(stmt))
+    return counts
+
+
+# ------------------------------------------------------------ definite assignment
+
+
+def terminates(body: tuple[ir.Stmt, ...]) -> bool:
+    """Whether running `body` never falls through to the next statement."""
+    for stmt in body:
+        match stmt:
+            case ir.Return() | ir.Raise() | ir.Break() | ir.Continue():
+                return True
+            case ir.If(_, then, orelse) if terminates(then) and terminates(orelse):
+                return True
+    return False
+
+
+def bound_on_entry(function: ir.Function) -> dict[int, frozenset[str]]:
+    """For every statement (by `id`), the locals certainly bound when it starts."""
+    result: dict[int, frozenset[str]] = {}
+    _bound_through(function.body, frozenset(parameter_names(function)), result)
+    return result
+
+
+def _bound_through(body: tuple[ir.Stmt, ...], bound: frozenset[str],
+                   result: dict[int, frozenset[str]]) -> frozenset[str]:
+    for stmt in body:
+        result[id(stmt)] = bound
+        match stmt:
+            case ir.If(_, then, orelse):
+                after_then = _bound_through(then, bound, result)
+                after_else = _bound_through(orelse, bound, result)
+                if terminates(then):
+                    bound = after_else
+                elif terminates(orelse):
+                    bound = after_then
+                else:
+                    bound = after_then & after_else
+            case ir.For(_, _, loop_body, orelse) | ir.While(_, loop_body, orelse):
+                _bound_through(loop_body, bound | assigned_names(stmt), result)
+                _bound_through(orelse, bound, result)
+            case ir.Opaque(node):
+                bound = bound - opaque_names(node).stored
+            case _:
+                bound = bound | assigned_names(stmt)
+    return bound
+
+
+def is_quiet(expr: ir.Expr, bound: frozenset[str]) -> bool:
+    """Whether evaluating `expr` can have no effect and raise nothing: a constant or a read of
+    a local certainly bound. (Anything else may run user code or raise.)"""
+    return isinstance(expr, ir.Const) or (isinstance(expr, ir.Name) and expr.id in bound)
+
+
+def evaluation_order(expr: ir.Expr) -> Iterator[tuple[ir.Expr, bool]]:
+    """Subexpressions in the order Python evaluates them, each with whether it is evaluated on
+    every evaluation of `expr` (False past a short circuit or inside a branch); post-order,
+    so a node comes after everything it evaluates first. Opaque parts are not entered."""
+    yield from _order(expr, True)
+
+
+def _order(expr: ir.Expr, always: bool) -> Iterator[tuple[ir.Expr, bool]]:
+    match expr:
+        case ir.BoolOp(_, (first, *rest)):
+            yield from _order(first, always)
+            for value in rest:
+                yield from _order(value, False)
+        case ir.IfExp(test, body, orelse):
+            yield from _order(test, always)
+            yield from _order(body, False)
+            yield from _order(orelse, False)
+        case ir.Compare(_, (first, second, *rest)):
+            yield from _order(first, always)
+            yield from _order(second, always)
+            for operand in rest:
+                yield from _order(operand, False)
+        case ir.OpaqueExpr():
+            pass
+        case _:
+            for child in expr_children(expr):
+                yield from _order(child, always)
+    yield expr, always
+
+
+# ----------------------------------------------------------- what may run user code
+
+# modules whose functions, given numbers and arrays, never call back into user code
+TRUSTED_MODULES = ("numpy", "math", "cmath")
+TRUSTED_BUILTINS = frozenset({
+    "abs", "all", "any", "bool", "complex", "divmod", "enumerate", "float", "int", "isinstance",
+    "len", "max", "min", "pow", "print", "range", "reversed", "round", "sorted", "sum", "tuple",
+    "zip",
+})
+
+
+def static_value(expr: ir.Expr, function: ir.Function, locals_: set[str]) -> tuple[bool, object]:
+    """The object a global name or a module attribute chain (`np.linalg.norm`) names at compile
+    time, read without running any code (module `__getattr__` hooks are not called)."""
+    namespace = function.namespace
+    match expr:
+        case ir.Name(name) if namespace is not None and name not in locals_:
+            return namespace.lookup(name)
+        case ir.Attribute(value, attr):
+            found, owner = static_value(value, function, locals_)
+            if found and isinstance(owner, types.ModuleType) and attr in vars(owner):
+                return True, vars(owner)[attr]
+    return False, None
+
+
+def is_trusted_callee(func: ir.Expr, function: ir.Function, locals_: set[str]) -> bool:
+    """Whether calling `func` on numbers and arrays cannot run user code (so cannot rebind a
+    global the compiler relied on): builtins such as `len` and `print`, NumPy, math."""
+    found, value = static_value(func, function, locals_)
+    if not found:
+        return False
+    if isinstance(func, ir.Name) and func.id in TRUSTED_BUILTINS:
+        return value is getattr(builtins, func.id)
+    module = getattr(value, "__module__", None) or ""
+    return isinstance(module, str) and module.split(".")[0] in TRUSTED_MODULES
+
+
+def may_run_user_code(expr: ir.Expr, function: ir.Function, locals_: set[str]) -> bool:
+    """Whether evaluating `expr` may call code the compiler cannot see (for arguments of the
+    supported kinds, operators and subscripts never do; calls of unknown functions may)."""
+    for node in walk_expr(expr):
+        if isinstance(node, ir.OpaqueExpr):
+            return True
+        if isinstance(node, ir.Call) and not is_trusted_callee(node.func, function, locals_):
+            return True
+    return False
+
+
+def statement_may_run_user_code(stmt: ir.Stmt, function: ir.Function, locals_: set[str]) -> bool:
+    """Whether running `stmt`, nested bodies included, may call code the compiler cannot see."""
+    if isinstance(stmt, ir.Opaque):
+        return True
+    if any(may_run_user_code(expr, function, locals_) for expr in statement_expressions(stmt)):
+        return True
+    return any(statement_may_run_user_code(inner, function, locals_)
+               for body in nested_bodies(stmt) for inner in body)
+
+
+def map_clean_statements(
+    function: ir.Function,
+    rewrite: Callable[[ir.Stmt, bool], ir.Stmt | tuple[ir.Stmt, ...]],
+) -> tuple[ir.Stmt, ...]:
+    """Rewrite every statement, told whether it starts *clean*: no code the compiler cannot
+    see can have run since the function was entered. Only there do the values of globals
+    checked on entry still hold. `rewrite` returns a statement or a tuple replacing it."""
+    locals_ = local_names(function)
+
+    def block(body: tuple[ir.Stmt, ...], dirty: bool) -> tuple[tuple[ir.Stmt, ...], bool]:
+        result: list[ir.Stmt] = []
+        for stmt in body:
+            bodies = nested_bodies(stmt)
+            if bodies:
+                inner_dirty = dirty or statement_may_run_user_code(stmt, function, locals_)
+                header_dirty = inner_dirty if isinstance(stmt, ir.While) else dirty
+                if isinstance(stmt, ir.If):  # the branches run after the test
+                    branch_dirty = dirty or may_run_user_code(stmt.test, function, locals_)
+                else:  # a loop body may run after anything in the loop ran
+                    branch_dirty = inner_dirty
+                new_body, _ = block(bodies[0], branch_dirty)
+                new_orelse, _ = block(bodies[1], branch_dirty)
+                stmt = with_bodies(stmt, new_body, new_orelse)
+                replaced = rewrite(stmt, header_dirty)
+                dirty = inner_dirty
+            else:
+                replaced = rewrite(stmt, dirty)
+                dirty = dirty or statement_may_run_user_code(stmt, function, locals_)
+            result += replaced if isinstance(replaced, tuple) else (replaced,)
+        return (body if len(result) == len(body) and all(a is b for a, b in zip(body, result))
+                else tuple(result)), dirty
+
+    return block(function.body, False)[0]
