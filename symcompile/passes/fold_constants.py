@@ -138,6 +138,17 @@ def _fold_boolean(op: str, values: tuple[ir.Expr, ...]) -> ir.Expr | None:
     return rest[0] if len(rest) == 1 else ir.BoolOp(op, rest)
 
 
+def _fold_leading_comparison(ops: tuple[str, ...], operands: tuple[ir.Expr, ...]) -> ir.Expr | None:
+    """`1 < 2 < x` → `2 < x`; `3 < 2 < x` → `False` (x is never evaluated)."""
+    values = _const_values(operands[:2])
+    if values is None:
+        return None
+    ok, result = evaluate(OPS[ops[0]].evaluate, values)
+    if not ok:
+        return None
+    return ir.Compare(ops[1:], operands[1:]) if result else ir.Const(result)
+
+
 def fold_expression(expr: ir.Expr, function: ir.Function, locals_: set[str],
                     assumed: list[ir.Assumption] | None) -> ir.Expr:
     """One folding step at `expr` (its children are already folded). Globals and builtins are
@@ -156,8 +167,12 @@ def fold_expression(expr: ir.Expr, function: ir.Function, locals_: set[str],
                 return result
             ok, result = evaluate(chain, values)
             return ir.Const(result) if ok else expr
+        case ir.Compare(ops, operands) if len(ops) > 1:
+            return _fold_leading_comparison(ops, operands) or expr
         case ir.BoolOp(op, values):
             return _fold_boolean(op, values) or expr
+        case ir.Build("tuple", elts) if (values := _const_values(elts)) is not None:
+            return ir.Const(values) if is_foldable_value(values) else expr
         case ir.IfExp(ir.Const(test), body, orelse) if is_foldable_value(test):
             return body if test else orelse
         case ir.Call(func, args, keywords) if not any(isinstance(a, ir.Starred) for a in args):
