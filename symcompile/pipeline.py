@@ -14,13 +14,16 @@ from typing import Callable, Sequence
 
 from . import frontend, ir
 from .passes.fold_constants import fold_constants
+from .passes.propagate import propagate
 from .verify import IRError, verify
 
 Pass = Callable[[ir.Function], ir.Function]
 
 # The default pipeline, in order, with the reason for each position.
 PASSES: tuple[Pass, ...] = (
-    # evaluate what is already constant, including global and module constants
+    # carry known constants and copies to their uses, so folding sees them; drop dead branches
+    propagate,
+    # evaluate what is now constant, including global and module constants
     fold_constants,
 )
 

@@ -1,0 +1,169 @@
+"""propagate: carry constants and copies forward to where they are read; fold branches.
+
+A local assigned a constant (`n = 3`) or a copy of another local (`y = x`) is replaced by that
+value where it is read, as long as no assignment on the way may have changed it: through
+straight-line code and into both branches of an `if`, keeping after the `if` only what both
+branches agree on. A loop first forgets every variable it assigns. An `if` or `while` whose
+test is a constant keeps only the branch that runs, and code after `return`, `raise`, `break`
+or `continue` (which never runs) is removed. Locals that opaque code touches are never
+propagated: a nested function may read or rebind them at any time.
+
+Example::
+
+    def f(x):
+        n = 3
+        y = x
+        if n > 2:
+            z = y * n
+        else:
+            z = 0
+        return z
+        print('never')
+    # --- after propagate ---
+    def f(x):
+        n = 3
+        y = x
+        if 3 > 2:
+            z = x * 3
+        else:
+            z = 0
+        return z
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import ir
+from ..analysis import assigned_names, local_names, untracked_names
+from ..rewrite import map_statement_expressions, walk_statements, with_bodies
+from .fold_constants import is_foldable_value
+
+Env = dict[str, ir.Expr]
+
+
+def _assigned_anywhere(stmt: ir.Stmt) -> set[str]:
+    names: set[str] = set()
+    for inner in walk_statements((stmt,)):
+        names |= assigned_names(inner)
+    return names
+
+
+def _forget(env: Env, names: set[str]) -> Env:
+    """`env` without `names`, nor any copy of them."""
+    return {name: value for name, value in env.items()
+            if name not in names and not (isinstance(value, ir.Name) and value.id in names)}
+
+
+def _substitute(stmt: ir.Stmt, env: Env) -> ir.Stmt:
+    if not env:
+        return stmt
+    return map_statement_expressions(
+        stmt, lambda expr: env.get(expr.id, expr) if isinstance(expr, ir.Name) else expr)
+
+
+def _immutable(value: object) -> bool:
+    return is_foldable_value(value) and not isinstance(value, np.generic)
+
+
+def _constant_truth(expr: ir.Expr) -> bool | None:
+    if isinstance(expr, ir.Const) and is_foldable_value(expr.value):
+        return bool(expr.value)
+    return None
+
+
+def _is_empty_iterable(expr: ir.Expr) -> bool:
+    if isinstance(expr, ir.Const):
+        return isinstance(expr.value, (tuple, str, bytes)) and len(expr.value) == 0
+    return isinstance(expr, ir.Build) and expr.kind in ("tuple", "list") and not expr.elts
+
+
+class _Propagator:
+    def __init__(self, function: ir.Function) -> None:
+        self.tracked = local_names(function) - untracked_names(function)
+
+    def block(self, body: tuple[ir.Stmt, ...], env: Env) -> tuple[tuple[ir.Stmt, ...], Env, bool]:
+        """Rewrite `body` starting from `env`: (new body, env at its end, whether it ends)."""
+        result: list[ir.Stmt] = []
+        pending = list(body)
+        while pending:
+            stmt = pending.pop(0)
+            replacement = self.statement(stmt, env)
+            if isinstance(replacement, list):  # a folded branch: its statements run here
+                pending[:0] = replacement
+                continue
+            new_stmt, env, ends = replacement
+            result.append(new_stmt)
+            if ends:
+                return self._same(body, result), env, True
+        return self._same(body, result), env, False
+
+    @staticmethod
+    def _same(old: tuple[ir.Stmt, ...], new: list[ir.Stmt]) -> tuple[ir.Stmt, ...]:
+        if len(old) == len(new) and all(a is b for a, b in zip(old, new)):
+            return old
+        return tuple(new)
+
+    def statement(self, stmt: ir.Stmt, env: Env) -> list[ir.Stmt] | tuple[ir.Stmt, Env, bool]:
+        match stmt:
+            case ir.If(test, body, orelse, loc):
+                stmt = _substitute(stmt, env)
+                truth = _constant_truth(stmt.test)  # type: ignore[attr-defined]
+                if truth is not None:
+                    return list(body if truth else orelse)
+                new_body, env_body, body_ends = self.block(body, dict(env))
+                new_orelse, env_orelse, orelse_ends = self.block(orelse, dict(env))
+                if body_ends:
+                    after = env_orelse
+                elif orelse_ends:
+                    after = env_body
+                else:
+                    after = {k: v for k, v in env_body.items() if env_orelse.get(k) == v}
+                new = stmt if (new_body is body and new_orelse is orelse) else \
+                    ir.If(stmt.test, new_body, new_orelse, loc)  # type: ignore[attr-defined]
+                return new, after, body_ends and orelse_ends
+            case ir.While(test, body, orelse, loc):
+                loop_env = _forget(env, _assigned_anywhere(stmt))
+                stmt = _substitute(stmt, loop_env)  # the test runs before every turn
+                if _constant_truth(stmt.test) is False:  # type: ignore[attr-defined]
+                    return list(orelse)
+                return self._loop(stmt, loop_env)  # type: ignore[arg-type]
+            case ir.For(target, iter_, body, orelse, loc):
+                # the iterable is evaluated once, before the loop; the target on every turn
+                new_iter = _substitute(ir.ExprStmt(iter_), env).value  # type: ignore[attr-defined]
+                if _is_empty_iterable(new_iter):
+                    return list(orelse)
+                if new_iter is not iter_:
+                    stmt = ir.For(target, new_iter, body, orelse, loc)
+                return self._loop(stmt, _forget(env, _assigned_anywhere(stmt)))  # type: ignore[arg-type]
+            case ir.Return() | ir.Raise() | ir.Break() | ir.Continue():
+                return _substitute(stmt, env), env, True
+        stmt = _substitute(stmt, env)
+        match stmt:
+            case ir.AugAssign(ir.Name(name) as target, op, value, loc) \
+                    if isinstance(known := env.get(name), ir.Const) and _immutable(known.value):
+                # `n += v` with n a known int (float, str...): these types have no in-place
+                # operators, so it is exactly `n = 3 + v`
+                stmt = ir.Assign((target,), ir.Op(op, (known, value)), loc)
+        env = _forget(env, assigned_names(stmt))
+        match stmt:
+            case ir.Assign(targets, value) if isinstance(value, ir.Const) or (
+                    isinstance(value, ir.Name) and value.id in self.tracked):
+                for target in targets:
+                    if isinstance(target, ir.Name) and target.id in self.tracked \
+                            and target != value:
+                        env[target.id] = value
+        return stmt, env, False
+
+    def _loop(self, stmt: ir.For | ir.While, loop_env: Env) -> tuple[ir.Stmt, Env, bool]:
+        """A loop's bodies see only what no turn of the loop changes; so does what follows."""
+        new_body, _, _ = self.block(stmt.body, dict(loop_env))
+        new_orelse, _, _ = self.block(stmt.orelse, dict(loop_env))
+        new = with_bodies(stmt, new_body, new_orelse)
+        return new, _forget(loop_env, _assigned_anywhere(stmt)), False
+
+
+def propagate(function: ir.Function) -> ir.Function:
+    """Replace reads of locals holding a known constant or copy; fold constant branches."""
+    body, _, _ = _Propagator(function).block(function.body, {})
+    return function.with_body(body)
