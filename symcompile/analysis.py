@@ -396,3 +396,22 @@ def map_clean_statements(
                 else tuple(result)), dirty
 
     return block(function.body, False)[0]
+
+
+def all_names(function: ir.Function) -> set[str]:
+    """Every identifier the function mentions: parameters, variables, globals, opaque code."""
+    names = set(parameter_names(function)) | opaque_usage(function).all
+    for stmt in walk_statements(function.body):
+        for expr in statement_expressions(stmt):
+            names.update(node.id for node in walk_expr(expr) if isinstance(node, ir.Name))
+    return names
+
+
+def size(function: ir.Function) -> int:
+    """The number of IR nodes: statements and expression nodes (what the inliner budgets)."""
+    return sum(1 + sum(1 for expr in statement_expressions(stmt) for _ in walk_expr(expr))
+               for stmt in walk_statements(function.body))
+
+
+def has_opaque_parts(function: ir.Function) -> bool:
+    return next(opaque_nodes(function), None) is not None

@@ -255,7 +255,8 @@ def build_expr(node: ast.expr) -> ir.Expr:
 
 def namespace_of(func: types.FunctionType) -> ir.Namespace:
     """The compile-time view of `func`'s free names: its globals, builtins and closure."""
-    return ir.Namespace(func.__globals__, func.__builtins__, frozenset(func.__code__.co_freevars))
+    code = func.__code__
+    return ir.Namespace(func.__globals__, func.__builtins__, frozenset(code.co_freevars), code)
 
 
 def build_function(source: FunctionSource, namespace: ir.Namespace | None = None) -> ir.Function:

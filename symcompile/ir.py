@@ -308,6 +308,7 @@ class Namespace:
     globals: Mapping[str, object]
     builtins: Mapping[str, object]
     closure: frozenset[str] = frozenset()
+    code: object = None  # the code object of the function being compiled (to spot recursion)
 
     def lookup(self, name: str) -> tuple[bool, object]:
         """(True, value) for a global or builtin name; (False, None) if it means nothing."""

@@ -13,7 +13,10 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from . import frontend, ir
+from .passes.eliminate_dead_code import eliminate_dead_code
 from .passes.fold_constants import fold_constants
+from .passes.forward_single_uses import forward_single_uses
+from .passes.inline_calls import inline_calls
 from .passes.propagate import propagate
 from .verify import IRError, verify
 
@@ -21,10 +24,16 @@ Pass = Callable[[ir.Function], ir.Function]
 
 # The default pipeline, in order, with the reason for each position.
 PASSES: tuple[Pass, ...] = (
+    # first make the callees' bodies part of this function, so every later pass sees them
+    inline_calls,
     # carry known constants and copies to their uses, so folding sees them; drop dead branches
     propagate,
     # evaluate what is now constant, including global and module constants
     fold_constants,
+    # put single-use temporaries (many come from inlining) back into the expression using them
+    forward_single_uses,
+    # last, drop the assignments the passes above left unread
+    eliminate_dead_code,
 )
 
 # A pipeline that has not settled after this many rounds has a pass that keeps changing things.

@@ -233,3 +233,74 @@ def map_statements(body: tuple[ir.Stmt, ...], fn: Callable[[ir.Stmt], ir.Stmt]) 
 
     mapped = tuple(visit(stmt) for stmt in body)
     return body if _same(body, mapped) and len(body) == len(mapped) else mapped
+
+
+def rename(body: tuple[ir.Stmt, ...], names: dict[str, str]) -> tuple[ir.Stmt, ...]:
+    """`body` with every variable in `names` renamed, where it is read and where it is bound."""
+    def rename_name(expr: ir.Expr) -> ir.Expr:
+        return ir.Name(names[expr.id]) if isinstance(expr, ir.Name) and expr.id in names else expr
+
+    def rename_statement(stmt: ir.Stmt) -> ir.Stmt:
+        stmt = map_statement_expressions(stmt, rename_name)
+        match stmt:
+            case ir.Assign(targets, value, loc):
+                new_targets = tuple(map_expr(target, rename_name) for target in targets)
+                return stmt if _same(targets, new_targets) else ir.Assign(new_targets, value, loc)
+            case ir.AugAssign(target, op, value, loc):
+                new_target = map_expr(target, rename_name)
+                return stmt if new_target is target else ir.AugAssign(new_target, op, value, loc)
+            case ir.For(target, iter_, inner, orelse, loc):
+                new_target = map_expr(target, rename_name)
+                return stmt if new_target is target else ir.For(new_target, iter_, inner, orelse, loc)
+        return stmt
+
+    return map_statements(body, rename_statement)
+
+
+def replace_first(expr: ir.Expr, old: ir.Expr, new: ir.Expr) -> ir.Expr:
+    """`expr` with the first occurrence (in evaluation order) of the very node `old` replaced."""
+    done = False
+
+    def swap(node: ir.Expr) -> ir.Expr:
+        nonlocal done
+        if not done and node is old:
+            done = True
+            return new
+        return node
+
+    return map_expr(expr, swap)
+
+
+def header_expression(stmt: ir.Stmt) -> ir.Expr | None:
+    """The expression a statement evaluates before doing anything else, if it has one: an
+    assignment's value, a `return`'s value, an `if`'s test, a `for`'s iterable..."""
+    match stmt:
+        case ir.Assign(_, value) | ir.AugAssign(_, _, value) | ir.Return(value) | ir.ExprStmt(value):
+            return value
+        case ir.If(test):
+            return test
+        case ir.For(_, iter_):
+            return iter_
+        case ir.Raise(exc, None):
+            return exc
+    return None
+
+
+def with_header(stmt: ir.Stmt, header: ir.Expr) -> ir.Stmt:
+    """`stmt` with its header expression (see `header_expression`) replaced."""
+    match stmt:
+        case ir.Assign(targets, _, loc):
+            return ir.Assign(targets, header, loc)
+        case ir.AugAssign(target, op, _, loc):
+            return ir.AugAssign(target, op, header, loc)
+        case ir.Return(_, loc):
+            return ir.Return(header, loc)
+        case ir.ExprStmt(_, loc):
+            return ir.ExprStmt(header, loc)
+        case ir.If(_, body, orelse, loc):
+            return ir.If(header, body, orelse, loc)
+        case ir.For(target, _, body, orelse, loc):
+            return ir.For(target, header, body, orelse, loc)
+        case ir.Raise(_, cause, loc):
+            return ir.Raise(header, cause, loc)
+    raise ValueError(f"{type(stmt).__name__} has no header expression")

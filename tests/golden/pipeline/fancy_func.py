@@ -1,5 +1,8 @@
-# The textbook's fancy_func. With the pass pipeline empty, symcompile reproduces the function
-# faithfully: front end → IR → code generation gives back the same program.
+# The textbook's fancy_func: three calls of add are inlined, the temporaries e, f and g are
+# forwarded into one expression, and what is left is the hand-inlined (a + b) + (c + d).
+def add(a, b):
+    return a + b
+
 def fancy_func(a, b, c, d):
     e = add(a, b)
     f = add(c, d)
@@ -7,7 +10,4 @@ def fancy_func(a, b, c, d):
     return g
 # --- after pipeline ---
 def fancy_func(a, b, c, d):
-    e = add(a, b)
-    f = add(c, d)
-    g = add(e, f)
-    return g
+    return a + b + (c + d)

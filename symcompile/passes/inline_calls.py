@@ -1,0 +1,263 @@
+"""inline_calls: replace a call of a small user function by the function's body.
+
+The callee's parameters become assignments of the arguments, in the order Python evaluates
+them; its locals are renamed after it (`add_a`); its `return`s become assignments of a result
+(or, for a single final `return`, the returned expression takes the call's place). A call is
+inlined only where nothing with an effect is evaluated before it in its statement, and only
+where no code the compiler cannot see has run since the function was entered, so the callee
+found at compile time is still the one the call would reach. The name of the callee becomes an
+assumption the generated code checks on entry.
+
+Not inlined: recursive functions, generators, closures, functions from other modules, functions
+with `*args`/`**kwargs` or with code the compiler keeps opaque, calls with `*`/`**` arguments,
+a `return` inside a loop, and anything over the size budget.
+
+Example::
+
+    def add(a, b):
+        return a + b
+
+    def fancy_func(a, b, c, d):
+        e = add(a, b)
+        return e
+    # --- after inline_calls ---
+    def fancy_func(a, b, c, d):
+        add_a = a
+        add_b = b
+        e = add_a + add_b
+        return e
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import types
+
+from .. import frontend, ir
+from ..analysis import (
+    all_names,
+    assigned_names,
+    bound_on_entry,
+    evaluation_order,
+    has_opaque_parts,
+    is_quiet,
+    local_names,
+    map_clean_statements,
+    parameter_names,
+    size,
+)
+from ..errors import SymbolicError
+from ..rewrite import (
+    header_expression,
+    map_statements,
+    rename,
+    replace_first,
+    statement_expressions,
+    walk_expr,
+    walk_statements,
+    with_header,
+)
+
+# the largest callee (in IR nodes) inlined, and how large inlining may make a function
+CALLEE_BUDGET = 80
+FUNCTION_BUDGET = 2000
+
+
+def _callee_function(value: object) -> types.FunctionType | None:
+    """The plain Python function behind a global's value (a `@symbolic` one's original)."""
+    state = getattr(value, "_symcompile", None)
+    original = getattr(state, "original", value)
+    return original if isinstance(original, types.FunctionType) else None
+
+
+class _Inliner:
+    def __init__(self, function: ir.Function) -> None:
+        self.function = function
+        self.namespace = function.namespace
+        self.caller_locals = local_names(function)
+        self.taken = all_names(function)
+        self.bound = bound_on_entry(function)
+        self.parameters = frozenset(parameter_names(function))
+        self.size = size(function)
+        self.assumed: list[ir.Assumption] = []
+        self.callee_ir: dict[types.CodeType, ir.Function | None] = {}
+
+    # ------------------------------------------------------------- callees
+
+    def _ir_of(self, callee: types.FunctionType) -> ir.Function | None:
+        """The callee's IR if it is a function the inliner can take, else None."""
+        code = callee.__code__
+        if code not in self.callee_ir:
+            self.callee_ir[code] = None
+            if code.co_freevars or code.co_flags & (frontend.PASS_THROUGH_FLAGS
+                                                    | inspect.CO_VARARGS | inspect.CO_VARKEYWORDS):
+                return None
+            try:
+                callee_ir = frontend.build_function(frontend.read_function_source(callee))
+            except SymbolicError:
+                return None
+            if not has_opaque_parts(callee_ir) and size(callee_ir) <= CALLEE_BUDGET:
+                self.callee_ir[code] = callee_ir
+        return self.callee_ir[code]
+
+    def _recursive(self, callee: types.FunctionType) -> bool:
+        """Whether `callee` can reach itself, or the function being compiled, through calls."""
+        targets = {callee.__code__, self.namespace.code if self.namespace else None}
+        seen: set[types.CodeType] = set()
+        pending = [callee]
+        while pending:
+            current = pending.pop()
+            current_ir = self._ir_of(current)
+            if current_ir is None:
+                continue
+            for stmt in walk_statements(current_ir.body):
+                for node in (n for e in statement_expressions(stmt) for n in walk_expr(e)):
+                    if isinstance(node, ir.Call) and isinstance(node.func, ir.Name):
+                        found = _callee_function(current.__globals__.get(node.func.id))
+                        if found is None:
+                            continue
+                        if found.__code__ in targets:
+                            return True
+                        if found.__code__ not in seen:
+                            seen.add(found.__code__)
+                            pending.append(found)
+        return False
+
+    def _inlinable(self, call: ir.Call) -> tuple[types.FunctionType, ir.Function, object] | None:
+        if not isinstance(call.func, ir.Name) or call.func.id in self.caller_locals \
+                or self.namespace is None:
+            return None
+        if any(isinstance(arg, ir.Starred) for arg in call.args) or \
+                any(kw.name is None for kw in call.keywords):
+            return None
+        found, value = self.namespace.lookup(call.func.id)
+        callee = _callee_function(value) if found else None
+        if callee is None or callee.__globals__ is not self.namespace.globals:
+            return None
+        callee_ir = self._ir_of(callee)
+        if callee_ir is None or self._recursive(callee):
+            return None
+        return callee, callee_ir, value
+
+    # ---------------------------------------------------------- statements
+
+    def statement(self, stmt: ir.Stmt, dirty: bool) -> ir.Stmt | tuple[ir.Stmt, ...]:
+        if dirty or self.size > FUNCTION_BUDGET:
+            return stmt
+        # a statement rebuilt this round is not in the map: assume only the parameters bound
+        bound = self.bound.get(id(stmt), self.parameters)
+        hoisted: list[ir.Stmt] = []
+        while (found := self._first_call(stmt, bound)) is not None:
+            expanded = self._expand(*found, stmt.loc)
+            if expanded is None:
+                break
+            statements, result = expanded
+            stmt = with_header(stmt, replace_first(header_expression(stmt), found[0], result))  # type: ignore[arg-type]
+            hoisted += statements
+        return (*hoisted, stmt) if hoisted else stmt
+
+    def _first_call(self, stmt: ir.Stmt, bound: frozenset[str]):  # type: ignore[no-untyped-def]
+        """The first call in `stmt`'s header that is inlinable, with only quiet work before it."""
+        header = header_expression(stmt)
+        if header is None or (isinstance(stmt, ir.AugAssign) and
+                              not is_quiet(stmt.target, bound)):  # `x += ...` reads x first
+            return None
+        evaluated: list[ir.Expr] = []
+        for node, always in evaluation_order(header):
+            if isinstance(node, ir.Call) and always:
+                inside = {id(n) for n in walk_expr(node)}
+                if all(id(n) in inside or is_quiet(n, bound) for n in evaluated):
+                    found = self._inlinable(node)
+                    if found is not None:
+                        return (node, *found)
+            evaluated.append(node)
+        return None
+
+    def _fresh(self, wanted: str) -> str:
+        name, number = wanted, 1
+        while name in self.taken:
+            number += 1
+            name = f"{wanted}_{number}"
+        self.taken.add(name)
+        return name
+
+    def _expand(self, call: ir.Call, callee: types.FunctionType, callee_ir: ir.Function,
+                value: object, loc: ir.Loc) -> tuple[list[ir.Stmt], ir.Expr] | None:
+        """The statements that replace `call`, and the expression its value is then."""
+        try:
+            binding = inspect.signature(callee).bind(*range(len(call.args)),
+                                                     **{kw.name: kw.name for kw in call.keywords})
+        except TypeError:  # the call does not fit: it raises at run time, as it should
+            return None
+        callee_locals = local_names(callee_ir)
+        free = {n.id for s in walk_statements(callee_ir.body) for e in statement_expressions(s)
+                for n in walk_expr(e) if isinstance(n, ir.Name)} - callee_locals
+        if free & self.caller_locals:
+            return None  # the caller's locals would capture names the callee reads globally
+        prefix = callee.__name__
+        names = {local: self._fresh(f"{prefix}_{local}") for local in sorted(callee_locals)}
+        arguments = {**{index: arg for index, arg in enumerate(call.args)},
+                     **{kw.name: kw.value for kw in call.keywords}}
+        statements: list[ir.Stmt] = []
+        for param, key in binding.arguments.items():  # in the order the arguments evaluate
+            statements.append(ir.Assign((ir.Name(names[param]),), arguments[key], loc))
+        for param in inspect.signature(callee).parameters.values():
+            if param.name not in binding.arguments:
+                statements.append(ir.Assign((ir.Name(names[param.name]),), ir.Const(param.default), loc))
+        result_name = self._fresh(f"{prefix}_result")
+        body = _lower_returns(_without_docstring(rename(callee_ir.body, names)), result_name)
+        if body is None:
+            return None
+        body = map_statements(body, lambda stmt: dataclasses.replace(stmt, loc=loc))
+        *rest, last = body
+        result: ir.Expr = ir.Name(result_name)
+        if isinstance(last, ir.Assign) and last.targets == (result,) and not any(
+                result_name in assigned_names(stmt) for stmt in walk_statements(tuple(rest))):
+            body, result = tuple(rest), last.value
+        self.size += size(callee_ir)
+        self.assumed.append(ir.Assumption(call.func.id, value, f"inlined {call.func.id}"))  # type: ignore[union-attr]
+        return statements + list(body), result
+
+
+def _without_docstring(body: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
+    return tuple(s for s in body if not (isinstance(s, ir.ExprStmt) and isinstance(s.value, ir.Const)))
+
+
+def _has_return(stmt: ir.Stmt) -> bool:
+    return any(isinstance(inner, ir.Return) for inner in walk_statements((stmt,)))
+
+
+def _lower_returns(body: tuple[ir.Stmt, ...], result: str) -> tuple[ir.Stmt, ...] | None:
+    """The body with every `return v` made `result = v` and the code after it moved into the
+    branches that do not return; None where a `return` sits in a loop."""
+    target = (ir.Name(result),)
+    statements = list(body)
+    lowered: list[ir.Stmt] = []
+    for index, stmt in enumerate(statements):
+        rest = tuple(statements[index + 1:])
+        match stmt:
+            case ir.Return(value, loc):
+                lowered.append(ir.Assign(target, value if value is not None else ir.Const(None), loc))
+                return tuple(lowered)
+            case ir.If(test, then, orelse, loc) if _has_return(stmt):
+                new_then = _lower_returns(then + rest, result)
+                new_orelse = _lower_returns(orelse + rest, result)
+                if new_then is None or new_orelse is None:
+                    return None
+                lowered.append(ir.If(test, new_then, new_orelse, loc))
+                return tuple(lowered)
+            case ir.For() | ir.While() if _has_return(stmt):
+                return None
+        lowered.append(stmt)
+    lowered.append(ir.Assign(target, ir.Const(None)))  # falling off the end returns None
+    return tuple(lowered)
+
+
+def inline_calls(function: ir.Function) -> ir.Function:
+    """Replace calls of small, non-recursive functions of the same module by their bodies."""
+    if function.namespace is None:
+        return function
+    inliner = _Inliner(function)
+    body = map_clean_statements(function, inliner.statement)
+    return function.with_body(body).assuming(*inliner.assumed)
