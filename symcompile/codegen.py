@@ -119,17 +119,18 @@ class _Generator:
         return bindings
 
     def guard(self, function: ir.Function, recompile: Callable[..., object]) -> list[ast.stmt]:
-        """On entry, check every assumption (`add is add_2`); if one fails, or the name is
-        gone, hand the call to `recompile`, which compiles a fresh version and runs it."""
-        checks = [ast.Compare(ast.Name(a.name, ast.Load()), [ast.Is()], [self.bind(a.value, a.name)])
-                  for a in function.assumptions]
-        test = checks[0] if len(checks) == 1 else ast.BoolOp(ast.And(), checks)
-        store_ok, store_missing, load = self.fresh("unchanged")
+        """On entry, check every assumption (`add is not add_2`); if one fails, or the name is
+        gone, hand the call to `recompile`, which compiles a fresh version and runs it. (The
+        `try` costs nothing when no exception happens; it makes a deleted global recompile too,
+        so its NameError is raised where the original raises it.)"""
+        checks = [ast.Compare(ast.Name(a.name, ast.Load()), [ast.IsNot()],
+                              [self.bind(a.value, a.name)]) for a in function.assumptions]
+        test = checks[0] if len(checks) == 1 else ast.BoolOp(ast.Or(), checks)
+        store_check, store_missing, load = self.fresh("stale")
         handler = ast.ExceptHandler(ast.Name("NameError", ast.Load()), None,
-                                    [ast.Assign([store_missing], ast.Constant(False), type_comment=None)])
-        check = ast.Try([ast.Assign([store_ok], test, type_comment=None)], [handler], [], [])
-        stale = ast.If(ast.UnaryOp(ast.Not(), load),
-                       [forwarding_call(function.params, self.bind(recompile, "recompile"))], [])
+                                    [ast.Assign([store_missing], ast.Constant(True), type_comment=None)])
+        check = ast.Try([ast.Assign([store_check], test, type_comment=None)], [handler], [], [])
+        stale = ast.If(load, [forwarding_call(function.params, self.bind(recompile, "recompile"))], [])
         return [check, stale]
 
     def optional(self, expr: ir.Expr | None) -> ast.expr | None:
