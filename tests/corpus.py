@@ -1447,6 +1447,316 @@ def call_argument_order(x):
 
 
 # ---------------------------------------------------------------------------
+# work for the optimization passes: helpers to inline, constants to propagate
+# and fold, temporaries to forward, dead code, and the cases where they must not
+# ---------------------------------------------------------------------------
+
+_SCALE = 3.0
+_DEBUG = False
+_LIMITS = (0.0, 1.0)
+_MUTABLE_WEIGHTS = [1.0, 2.0]
+
+
+def _sign(x):
+    if x > 0:
+        return 1
+    elif x < 0:
+        return -1
+    return 0
+
+
+def _clamp01(x, low=0.0, high=1.0):
+    if x < low:
+        return low
+    if x > high:
+        return high
+    return x
+
+
+def _poly(x, a, b=2.0, *, c=1.0):
+    return (a * x + b) * x + c
+
+
+def _mul(a, b):
+    return a * b
+
+
+def _add(a, b):
+    return a + b
+
+
+def _checked_div(x, y):
+    if y == 0:
+        raise CorpusError("division by zero")
+    return x / y
+
+
+def _pow_loop(x, n):
+    result = 1.0
+    for _ in range(n):
+        result = result * x
+    return result
+
+
+def _log_and_return(tag, x):
+    print("helper", tag)
+    return x
+
+
+def _append_twice(target, v):
+    target.append(v)
+    target.append(v)
+
+
+# inlining a helper with several returns
+def inline_multi_return(x, y):
+    return _sign(x) * 10 + _sign(y)
+
+
+# inlining with default, keyword and keyword-only arguments
+def inline_defaults_keywords(x):
+    return _poly(x, 2.0), _poly(x, 1.0, c=0.5), _poly(x, a=3.0, b=-1.0)
+
+
+# inlining a helper whose returns sit in successive ifs
+def inline_clamp(x):
+    return _clamp01(x), _clamp01(x, high=0.5)
+
+
+# an inlined helper that raises a custom exception
+def inline_raises(x, y):
+    return _checked_div(x, y) + 1
+
+
+# an inlined helper containing a loop
+def inline_with_loop(x, n):
+    return _pow_loop(x, n) + _pow_loop(x, 3)
+
+
+# helpers calling helpers, nested in the arguments
+def inline_nested_helpers(x, y):
+    return _add(_mul(x, y), _mul(y, x))
+
+
+# an inlined call in an if test
+def inline_in_condition(x):
+    if _sign(x) > 0:
+        return "positive"
+    return "other"
+
+
+# a print before an inlined call: output order
+def inline_after_print(x):
+    print("start")
+    return _add(x, 1.0)
+
+
+# inlined helpers that print: their order must stay
+def inline_side_effect_order(x):
+    return _log_and_return("a", x) + _log_and_return("b", 2.0)
+
+
+# a call behind a short circuit (evaluated only sometimes)
+def inline_short_circuit(x, y):
+    return x > 0 and _sign(y)
+
+
+# keyword arguments evaluate in source order, not parameter order
+def inline_argument_order(x):
+    return _poly(_log_and_return("x", x), b=_log_and_return("b", 1.0), a=_log_and_return("a", 2.0))
+
+
+# an inlined helper that mutates its argument
+def inline_mutating_helper(xs):
+    _append_twice(xs, 1.0)
+    return xs
+
+
+# an inlined helper without a return statement
+def inline_returns_none(xs):
+    result = _append_twice(xs, 2.0)
+    return result, len(xs)
+
+
+# constants through local variables
+def constant_locals(x):
+    n = 3
+    m = n * 2
+    scale = m + 0.5
+    return x * scale
+
+
+# copies of a parameter that is reassigned later
+def copy_chain(x):
+    y = x
+    z = y
+    x = 2.0
+    return z + x
+
+
+# only what both branches agree on survives an if
+def branch_join(x, flag):
+    if flag:
+        k = 2
+    else:
+        k = 2
+    if x > 0:
+        j = 1
+    else:
+        j = 2
+    return k * x + j
+
+
+# a loop forgets what it assigns
+def loop_forgets(n):
+    i = 0
+    total = 0
+    while i < n:
+        total += i
+        i += 1
+    return total, i
+
+
+# a constant updated in a for loop
+def for_loop_constant(n):
+    acc = 1
+    for _ in range(n):
+        acc = acc * 2
+    return acc
+
+
+# a global flag and a global scale
+def debug_flag(x):
+    if _DEBUG:
+        print("debug", x)
+    return x * _SCALE
+
+
+# a global tuple unpacked
+def global_tuple(x):
+    low, high = _LIMITS
+    return min(max(x, low), high)
+
+
+# a mutable global must not be folded
+def mutable_global_not_folded(x):
+    return x * _MUTABLE_WEIGHTS[1]
+
+
+# code after a return never runs
+def unreachable_after_return(x):
+    if x > 0:
+        return x
+        print("never")
+    return -x
+
+
+# a while False loop runs its else clause
+def while_false(x):
+    while False:
+        x = 0.0
+    else:
+        x = x + 1
+    return x
+
+
+# a for loop over an empty tuple runs its else clause
+def for_empty(x):
+    for v in ():
+        x = v
+    else:
+        x = -x
+    return x
+
+
+# augmented assignments on known constants
+def augassign_constants(x):
+    k = 1
+    k += 2
+    k *= 3
+    return x * k
+
+
+# a local captured by a lambda must not be propagated
+def captured_local(x):
+    k = 2
+    get = lambda: k
+    k = 3
+    return get() * x
+
+
+# a local rebound by a nested function
+def nested_def_rebinds(x):
+    k = 1
+
+    def bump():
+        nonlocal k
+        k += 1
+
+    bump()
+    return k + x
+
+
+# a deleted local
+def del_local(x):
+    k = x * 2
+    del k
+    try:
+        return k
+    except NameError:
+        return -1.0
+
+
+# a walrus in a comprehension rebinds a local
+def walrus_in_comprehension(xs):
+    k = 0.0
+    vals = [(k := v) for v in xs]
+    return k, vals
+
+
+# forwarding must keep the order of operations that may raise
+def forward_order(x, y):
+    a = x / y
+    b = x * y
+    return b - a
+
+
+# an unused value that may raise must stay
+def dead_but_raising(x, y):
+    unused = x / y
+    return x
+
+
+# unused quiet values go
+def dead_quiet(x):
+    unused = 5
+    copy = x
+    return x
+
+
+# locals() sees every local: nothing may be dropped
+def introspection(x):
+    k = 5
+    return sorted(locals()), k
+
+
+# string constants fold
+def string_folding(s):
+    sep = ", "
+    return sep.join([s, "x" * 3])
+
+
+# the textbook program: everything folds to 10
+def fancy_main():
+    return fancy_func(1, 2, 3, 4)
+
+
+# module constants fold
+def math_constants(x):
+    return x * math.pi + math.e - math.sqrt(2.0)
+
+
+# ---------------------------------------------------------------------------
 # registry
 # ---------------------------------------------------------------------------
 

@@ -199,9 +199,10 @@ class _Inliner:
         names = {local: self._fresh(f"{prefix}_{local}") for local in sorted(callee_locals)}
         arguments = {**{index: arg for index, arg in enumerate(call.args)},
                      **{kw.name: kw.value for kw in call.keywords}}
+        parameter_of = {key: param for param, key in binding.arguments.items()}
         statements: list[ir.Stmt] = []
-        for param, key in binding.arguments.items():  # in the order the arguments evaluate
-            statements.append(ir.Assign((ir.Name(names[param]),), arguments[key], loc))
+        for key, argument in arguments.items():  # in the order Python evaluates the arguments
+            statements.append(ir.Assign((ir.Name(names[parameter_of[key]]),), argument, loc))
         for param in inspect.signature(callee).parameters.values():
             if param.name not in binding.arguments:
                 statements.append(ir.Assign((ir.Name(names[param.name]),), ir.Const(param.default), loc))
