@@ -11,6 +11,7 @@ from __future__ import annotations
 #: Benchmark name -> module implementing it, in the order they run by default.
 BENCHMARKS: dict[str, str] = {
     "calls": "benchmarks.bench_calls",
+    "loops": "benchmarks.bench_loops",
 }
 
 __all__ = ["BENCHMARKS"]
