@@ -245,6 +245,11 @@ def bound_on_entry(function: ir.Function) -> dict[int, frozenset[str]]:
     return result
 
 
+def bound_after(body: tuple[ir.Stmt, ...], bound: frozenset[str]) -> frozenset[str]:
+    """The locals certainly bound after running `body`, given those bound before it."""
+    return _bound_through(body, bound, {})
+
+
 def _bound_through(body: tuple[ir.Stmt, ...], bound: frozenset[str],
                    result: dict[int, frozenset[str]]) -> frozenset[str]:
     for stmt in body:

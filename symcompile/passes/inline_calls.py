@@ -38,6 +38,7 @@ from .. import frontend, ir
 from ..analysis import (
     all_names,
     assigned_names,
+    bound_after,
     bound_on_entry,
     evaluation_order,
     has_opaque_parts,
@@ -149,29 +150,46 @@ class _Inliner:
         bound = self.bound.get(id(stmt), self.parameters)
         hoisted: list[ir.Stmt] = []
         while (found := self._first_call(stmt, bound)) is not None:
-            expanded = self._expand(*found, stmt.loc)
+            call, callee, callee_ir, value, spills = found
+            expanded = self._expand(call, callee, callee_ir, value, stmt.loc)
             if expanded is None:
                 break
             statements, result = expanded
-            stmt = with_header(stmt, replace_first(header_expression(stmt), found[0], result))  # type: ignore[arg-type]
+            for spilled in spills:  # work done before the call is kept before it, in temporaries
+                temporary = self._fresh("t")
+                statements.insert(0, ir.Assign((ir.Name(temporary),), spilled, stmt.loc))
+                stmt = with_header(stmt, replace_first(header_expression(stmt), spilled,  # type: ignore[arg-type]
+                                                       ir.Name(temporary)))
+            stmt = with_header(stmt, replace_first(header_expression(stmt), call, result))  # type: ignore[arg-type]
             hoisted += statements
+            bound = bound_after(tuple(statements), bound)
         return (*hoisted, stmt) if hoisted else stmt
 
     def _first_call(self, stmt: ir.Stmt, bound: frozenset[str]):  # type: ignore[no-untyped-def]
-        """The first call in `stmt`'s header that is inlinable, with only quiet work before it."""
+        """The first inlinable call in `stmt`'s header that is always evaluated, and the work
+        Python does before it there (to keep in temporaries: the body will run before the
+        statement). Work before it that cannot be kept aside (reading a global or an
+        attribute: the callee of an enclosing call) rules a call out."""
         header = header_expression(stmt)
         if header is None or (isinstance(stmt, ir.AugAssign) and
                               not is_quiet(stmt.target, bound)):  # `x += ...` reads x first
             return None
-        evaluated: list[ir.Expr] = []
-        for node, always in evaluation_order(header):
-            if isinstance(node, ir.Call) and always:
-                inside = {id(n) for n in walk_expr(node)}
-                if all(id(n) in inside or is_quiet(n, bound) for n in evaluated):
-                    found = self._inlinable(node)
-                    if found is not None:
-                        return (node, *found)
-            evaluated.append(node)
+        order = list(evaluation_order(header))
+        sizes = [sum(1 for _ in walk_expr(node)) for node, _ in order]
+        for index, (node, always) in enumerate(order):
+            if not (isinstance(node, ir.Call) and always):
+                continue
+            before: list[ir.Expr] = []  # the whole subexpressions evaluated before the call
+            position = index - sizes[index]
+            while position >= 0:
+                before.insert(0, order[position][0])
+                position -= sizes[position]
+            loud = [expr for expr in before if not is_quiet(expr, bound)]
+            if any(isinstance(expr, (ir.Name, ir.Attribute)) for expr in loud):
+                continue
+            found = self._inlinable(node)
+            if found is not None:
+                return (node, *found, list(reversed(loud)))
         return None
 
     def _fresh(self, wanted: str) -> str:
