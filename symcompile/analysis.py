@@ -10,21 +10,12 @@ evaluated without effects or exceptions.
 from __future__ import annotations
 
 import ast
-import builtins
-import types
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
+from typing import Iterator
 
 from . import ir
-from .rewrite import (
-    expr_children,
-    nested_bodies,
-    statement_expressions,
-    walk_expr,
-    walk_statements,
-    with_bodies,
-)
+from .rewrite import expr_children, nested_bodies, statement_expressions, walk_expr, walk_statements
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
@@ -308,99 +299,6 @@ def _order(expr: ir.Expr, always: bool) -> Iterator[tuple[ir.Expr, bool]]:
             for child in expr_children(expr):
                 yield from _order(child, always)
     yield expr, always
-
-
-# ----------------------------------------------------------- what may run user code
-
-# modules whose functions, given numbers and arrays, never call back into user code
-TRUSTED_MODULES = ("numpy", "math", "cmath")
-TRUSTED_BUILTINS = frozenset({
-    "abs", "all", "any", "bool", "complex", "divmod", "enumerate", "float", "int", "isinstance",
-    "len", "max", "min", "pow", "print", "range", "reversed", "round", "sorted", "sum", "tuple",
-    "zip",
-})
-
-
-def static_value(expr: ir.Expr, function: ir.Function, locals_: set[str]) -> tuple[bool, object]:
-    """The object a global name or a module attribute chain (`np.linalg.norm`) names at compile
-    time, read without running any code (module `__getattr__` hooks are not called)."""
-    namespace = function.namespace
-    match expr:
-        case ir.Name(name) if namespace is not None and name not in locals_:
-            return namespace.lookup(name)
-        case ir.Attribute(value, attr):
-            found, owner = static_value(value, function, locals_)
-            if found and isinstance(owner, types.ModuleType) and attr in vars(owner):
-                return True, vars(owner)[attr]
-    return False, None
-
-
-def is_trusted_callee(func: ir.Expr, function: ir.Function, locals_: set[str]) -> bool:
-    """Whether calling `func` on numbers and arrays cannot run user code (so cannot rebind a
-    global the compiler relied on): builtins such as `len` and `print`, NumPy, math."""
-    found, value = static_value(func, function, locals_)
-    if not found:
-        return False
-    if isinstance(func, ir.Name) and func.id in TRUSTED_BUILTINS:
-        return value is getattr(builtins, func.id)
-    module = getattr(value, "__module__", None) or ""
-    return isinstance(module, str) and module.split(".")[0] in TRUSTED_MODULES
-
-
-def may_run_user_code(expr: ir.Expr, function: ir.Function, locals_: set[str]) -> bool:
-    """Whether evaluating `expr` may call code the compiler cannot see (for arguments of the
-    supported kinds, operators and subscripts never do; calls of unknown functions may)."""
-    for node in walk_expr(expr):
-        if isinstance(node, ir.OpaqueExpr):
-            return True
-        if isinstance(node, ir.Call) and not is_trusted_callee(node.func, function, locals_):
-            return True
-    return False
-
-
-def statement_may_run_user_code(stmt: ir.Stmt, function: ir.Function, locals_: set[str]) -> bool:
-    """Whether running `stmt`, nested bodies included, may call code the compiler cannot see."""
-    if isinstance(stmt, ir.Opaque):
-        return True
-    if any(may_run_user_code(expr, function, locals_) for expr in statement_expressions(stmt)):
-        return True
-    return any(statement_may_run_user_code(inner, function, locals_)
-               for body in nested_bodies(stmt) for inner in body)
-
-
-def map_clean_statements(
-    function: ir.Function,
-    rewrite: Callable[[ir.Stmt, bool], ir.Stmt | tuple[ir.Stmt, ...]],
-) -> tuple[ir.Stmt, ...]:
-    """Rewrite every statement, told whether it starts *clean*: no code the compiler cannot
-    see can have run since the function was entered. Only there do the values of globals
-    checked on entry still hold. `rewrite` returns a statement or a tuple replacing it."""
-    locals_ = local_names(function)
-
-    def block(body: tuple[ir.Stmt, ...], dirty: bool) -> tuple[tuple[ir.Stmt, ...], bool]:
-        result: list[ir.Stmt] = []
-        for stmt in body:
-            bodies = nested_bodies(stmt)
-            if bodies:
-                inner_dirty = dirty or statement_may_run_user_code(stmt, function, locals_)
-                header_dirty = inner_dirty if isinstance(stmt, ir.While) else dirty
-                if isinstance(stmt, ir.If):  # the branches run after the test
-                    branch_dirty = dirty or may_run_user_code(stmt.test, function, locals_)
-                else:  # a loop body may run after anything in the loop ran
-                    branch_dirty = inner_dirty
-                new_body, _ = block(bodies[0], branch_dirty)
-                new_orelse, _ = block(bodies[1], branch_dirty)
-                stmt = with_bodies(stmt, new_body, new_orelse)
-                replaced = rewrite(stmt, header_dirty)
-                dirty = inner_dirty
-            else:
-                replaced = rewrite(stmt, dirty)
-                dirty = dirty or statement_may_run_user_code(stmt, function, locals_)
-            result += replaced if isinstance(replaced, tuple) else (replaced,)
-        return (body if len(result) == len(body) and all(a is b for a, b in zip(body, result))
-                else tuple(result)), dirty
-
-    return block(function.body, False)[0]
 
 
 def all_names(function: ir.Function) -> set[str]:

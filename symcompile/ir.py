@@ -355,8 +355,12 @@ class Function:
     def assuming(self, *assumptions: Assumption) -> Function:
         """This function also relying on `assumptions` (each name listed once)."""
         known = {assumption.name for assumption in self.assumptions}
-        new = tuple(a for a in assumptions if a.name not in known)
-        return replace(self, assumptions=self.assumptions + new) if new else self
+        new: list[Assumption] = []
+        for assumption in assumptions:
+            if assumption.name not in known:
+                known.add(assumption.name)
+                new.append(assumption)
+        return replace(self, assumptions=self.assumptions + tuple(new)) if new else self
 
 
 # -------------------------------------------------------------------- printer

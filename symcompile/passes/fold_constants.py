@@ -28,7 +28,8 @@ from typing import Callable
 import numpy as np
 
 from .. import ir
-from ..analysis import map_clean_statements, may_run_user_code, written_names
+from ..analysis import written_names
+from ..effects import Effects, map_clean_statements
 from ..ops import OPS
 from ..rewrite import map_statement_expressions, statement_expressions
 
@@ -138,6 +139,18 @@ def _fold_boolean(op: str, values: tuple[ir.Expr, ...]) -> ir.Expr | None:
     return rest[0] if len(rest) == 1 else ir.BoolOp(op, rest)
 
 
+def _const_index(index: ir.Expr) -> object | None:
+    """The value of a constant index or slice (`1`, `1:`, `::-1`), else None."""
+    if isinstance(index, ir.Const) and isinstance(index.value, int):
+        return index.value
+    if isinstance(index, ir.Slice):
+        parts = [part for part in (index.lower, index.upper, index.step) if part is not None]
+        if all(isinstance(part, ir.Const) and isinstance(part.value, int) for part in parts):
+            return slice(*(None if part is None else part.value  # type: ignore[union-attr]
+                           for part in (index.lower, index.upper, index.step)))
+    return None
+
+
 def _fold_leading_comparison(ops: tuple[str, ...], operands: tuple[ir.Expr, ...]) -> ir.Expr | None:
     """`1 < 2 < x` → `2 < x`; `3 < 2 < x` → `False` (x is never evaluated)."""
     values = _const_values(operands[:2])
@@ -173,6 +186,11 @@ def fold_expression(expr: ir.Expr, function: ir.Function, locals_: set[str],
             return _fold_boolean(op, values) or expr
         case ir.Build("tuple", elts) if (values := _const_values(elts)) is not None:
             return ir.Const(values) if is_foldable_value(values) else expr
+        case ir.Subscript(ir.Const(sequence), index) if isinstance(sequence, (tuple, str, bytes)):
+            key = _const_index(index)
+            if key is not None:
+                ok, result = evaluate(operator.getitem, (sequence, key))
+                return ir.Const(result) if ok else expr
         case ir.IfExp(ir.Const(test), body, orelse) if is_foldable_value(test):
             return body if test else orelse
         case ir.Call(func, args, keywords) if not any(isinstance(a, ir.Starred) for a in args):
@@ -213,13 +231,18 @@ def fold_constants(function: ir.Function) -> ir.Function:
     written = written_names(function)
     assumed: list[ir.Assumption] = []
 
+    effects = Effects(function)
+
     def fold_statement(stmt: ir.Stmt, dirty: bool) -> ir.Stmt:
         # a global read is only folded where no unseen code can have rebound it since entry
-        clean = not dirty and not any(may_run_user_code(expr, function, written)
+        clean = not dirty and not any(effects.may_run_user_code(expr)
                                       for expr in statement_expressions(stmt))
         collect = assumed if clean else None
         return map_statement_expressions(
             stmt, lambda expr: fold_expression(expr, function, written, collect))
 
-    body = map_clean_statements(function, fold_statement)
-    return function.with_body(body).assuming(*assumed)
+    body, cleanliness = map_clean_statements(function, fold_statement)
+    result = function.with_body(body).assuming(*assumed)
+    if result is function:
+        return function
+    return result.assuming(*cleanliness.assumptions(), *effects.assumptions())

@@ -44,10 +44,10 @@ from ..analysis import (
     has_opaque_parts,
     is_quiet,
     local_names,
-    map_clean_statements,
     parameter_names,
     size,
 )
+from ..effects import map_clean_statements
 from ..errors import SymbolicError
 from ..rewrite import (
     header_expression,
@@ -278,5 +278,8 @@ def inline_calls(function: ir.Function) -> ir.Function:
     if function.namespace is None:
         return function
     inliner = _Inliner(function)
-    body = map_clean_statements(function, inliner.statement)
-    return function.with_body(body).assuming(*inliner.assumed)
+    body, effects = map_clean_statements(function, inliner.statement)
+    result = function.with_body(body)
+    if result is function:
+        return function
+    return result.assuming(*inliner.assumed, *effects.assumptions())
