@@ -183,6 +183,15 @@ def read_counts(function: ir.Function) -> Counter[str]:
     return counts
 
 
+def reads_in_statement(stmt: ir.Stmt, name: str) -> int:
+    """How many times the statement itself (not its nested bodies) reads `name`."""
+    count = sum(1 for expr in statement_expressions(stmt, targets=False)
+                for node in walk_expr(expr) if node == ir.Name(name))
+    count += sum(1 for target in _stored_targets(stmt) for read in _names_read_by_target(target)
+                 if read == name)
+    return count + int(isinstance(stmt, ir.AugAssign) and stmt.target == ir.Name(name))
+
+
 def _stored_targets(stmt: ir.Stmt) -> tuple[ir.Expr, ...]:
     match stmt:
         case ir.Assign(targets):
@@ -318,3 +327,39 @@ def size(function: ir.Function) -> int:
 
 def has_opaque_parts(function: ir.Function) -> bool:
     return next(opaque_nodes(function), None) is not None
+
+
+def reads(stmt: ir.Stmt, name: str) -> bool:
+    """Whether running `stmt` (nested bodies included) may read the variable `name`; opaque
+    code that mentions it counts as reading it."""
+    for inner in walk_statements((stmt,)):
+        if isinstance(inner, ir.Opaque):
+            if name in opaque_names(inner.node).all:
+                return True
+            continue
+        for expr in statement_expressions(inner, targets=False):
+            for node in walk_expr(expr):
+                if node == ir.Name(name) or (isinstance(node, ir.OpaqueExpr)
+                                              and name in opaque_names(node.node).all):
+                    return True
+        if any(name in _names_read_by_target(target) for target in _stored_targets(inner)):
+            return True
+        if isinstance(inner, ir.AugAssign) and inner.target == ir.Name(name):
+            return True
+    return False
+
+
+def overwritten_before_read(body: tuple[ir.Stmt, ...], name: str) -> bool:
+    """Whether, running `body` from its start, `name` is certainly assigned afresh (or the
+    function is left) before its current value can be read: then that value is dead."""
+    for stmt in body:
+        if reads(stmt, name):
+            return False
+        if isinstance(stmt, ir.Assign) and any(name in target_names(t) for t in stmt.targets):
+            return True
+        if isinstance(stmt, (ir.Return, ir.Raise)):
+            return True
+        if any(name in assigned_names(inner) for inner in walk_statements((stmt,))) \
+                or isinstance(stmt, (ir.Break, ir.Continue)):
+            return False  # assigned only on some paths, or control leaves the block
+    return False

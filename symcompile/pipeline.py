@@ -18,6 +18,7 @@ from .passes.fold_constants import fold_constants
 from .passes.forward_single_uses import forward_single_uses
 from .passes.inline_calls import inline_calls
 from .passes.propagate import propagate
+from .passes.unroll_loops import unroll_loops
 from .verify import IRError, verify
 
 Pass = Callable[[ir.Function], ir.Function]
@@ -30,6 +31,9 @@ PASSES: tuple[Pass, ...] = (
     propagate,
     # evaluate what is now constant, including global and module constants
     fold_constants,
+    # repeat short constant loops (their counts are known only after folding), so the next
+    # round can propagate and fold each copy
+    unroll_loops,
     # put single-use temporaries (many come from inlining) back into the expression using them
     forward_single_uses,
     # last, drop the assignments the passes above left unread

@@ -1,8 +1,8 @@
 """eliminate_dead_code: drop assignments nobody reads and expressions that do nothing.
 
-An assignment `x = v` goes when no code reads `x` and evaluating `v` can have no effect and
-raise nothing (a constant, or a local certainly bound); so does an expression statement of
-that kind. (Unreachable code and branches that never run are removed by `propagate`.) A
+An assignment `x = v` goes when evaluating `v` can have no effect and raise nothing (a
+constant, or a local certainly bound) and no code reads `x`, or `x` is assigned afresh before
+this value could be read; so does an expression statement of that kind. (Unreachable code and branches that never run are removed by `propagate`.) A
 function that looks at its own locals by name (`locals()`, `eval`...) keeps everything.
 
 Example::
@@ -20,7 +20,15 @@ Example::
 from __future__ import annotations
 
 from .. import ir
-from ..analysis import bound_on_entry, introspects, is_quiet, read_counts, target_names, untracked_names
+from ..analysis import (
+    bound_on_entry,
+    introspects,
+    is_quiet,
+    overwritten_before_read,
+    read_counts,
+    target_names,
+    untracked_names,
+)
 from ..rewrite import map_statements, nested_bodies, with_bodies
 
 
@@ -43,8 +51,17 @@ def eliminate_dead_code(function: ir.Function) -> ir.Function:
                 return stmt is not docstring and is_quiet(value, bound_here)
         return False
 
+    def overwritten(stmt: ir.Stmt, rest: tuple[ir.Stmt, ...]) -> bool:
+        """`x = quiet` whose value is replaced before anything reads it."""
+        match stmt:
+            case ir.Assign((ir.Name(name),), value) if name not in kept:
+                return is_quiet(value, bound.get(id(stmt), frozenset())) and \
+                    overwritten_before_read(rest, name)
+        return False
+
     def sweep(body: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
-        kept_statements = tuple(stmt for stmt in body if not dead(stmt))
+        kept_statements = tuple(stmt for index, stmt in enumerate(body)
+                                if not dead(stmt) and not overwritten(stmt, body[index + 1:]))
         return body if len(kept_statements) == len(body) else kept_statements
 
     def visit(stmt: ir.Stmt) -> ir.Stmt:

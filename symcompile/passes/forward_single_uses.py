@@ -1,10 +1,11 @@
 """forward_single_uses: put a value computed for a single use straight where it is used.
 
-`t = a + b` followed by `return t * c`, where `t` is assigned once and read nowhere else,
-becomes `return (a + b) * c`: the temporary goes, and the expression is evaluated at exactly
-the moment it was before, because only quiet work (reading constants and bound locals) comes
-before the use in the next statement. This turns the statements of an inlined body back into
-one expression.
+`t = a + b` followed by `return t * c`, where that value of `t` is read nowhere else (`t` is
+assigned once and read once, or is assigned afresh before it could be read again), becomes
+`return (a + b) * c`: the temporary goes, and the expression is evaluated at exactly the
+moment it was before, because only quiet work (reading constants and bound locals) comes
+before the use in the next statement. This turns the statements of an inlined body (and a
+chain like `acc = acc * x; acc = acc + c`) back into one expression.
 
 Example::
 
@@ -26,8 +27,12 @@ from ..analysis import (
     bound_on_entry,
     evaluation_order,
     is_quiet,
+    overwritten_before_read,
     parameter_names,
     read_counts,
+    reads,
+    reads_in_statement,
+    target_names,
     untracked_names,
 )
 from ..rewrite import (
@@ -44,14 +49,16 @@ from ..rewrite import (
 class _Forwarder:
     def __init__(self, function: ir.Function) -> None:
         reads, assignments = read_counts(function), assignment_counts(function)
-        excluded = untracked_names(function) | set(parameter_names(function))
+        self.excluded = untracked_names(function)
+        # assigned once and read once in the whole function: that read is the value's only use
         self.single = {name for name, count in assignments.items()
-                       if count == 1 and reads[name] == 1 and name not in excluded}
+                       if count == 1 and reads[name] == 1 and name not in self.excluded
+                       and name not in parameter_names(function)}
         self.bound = bound_on_entry(function)
 
     def _value_for(self, stmt: ir.Stmt) -> tuple[str, ir.Expr] | None:
         match stmt:
-            case ir.Assign((ir.Name(name),), value) if name in self.single and not any(
+            case ir.Assign((ir.Name(name),), value) if name not in self.excluded and not any(
                     isinstance(node, ir.OpaqueExpr) for node in walk_expr(value)):
                 return name, value
         return None
@@ -69,15 +76,26 @@ class _Forwarder:
                 return None
         return None
 
+    def _only_use(self, name: str, stmt: ir.Stmt, rest: tuple[ir.Stmt, ...]) -> bool:
+        """Whether the read of `name` in `stmt` is the only one its current value gets."""
+        if name in self.single:
+            return True
+        if reads_in_statement(stmt, name) != 1 or any(
+                reads(inner, name) for body in nested_bodies(stmt) for inner in body):
+            return False
+        rebinds = isinstance(stmt, ir.Assign) and any(name in target_names(t) for t in stmt.targets)
+        return rebinds or overwritten_before_read(rest, name)
+
     def block(self, body: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
         result: list[ir.Stmt] = []
-        for original in body:
+        for index, original in enumerate(body):
             stmt = original
             bound = self.bound.get(id(original), frozenset())
+            rest = body[index + 1:]
             while result and (found := self._value_for(result[-1])) is not None:
                 name, value = found
                 use = self._use(name, stmt, bound)
-                if use is None:
+                if use is None or not self._only_use(name, stmt, rest):
                     break
                 stmt = with_header(stmt, replace_first(header_expression(stmt), use, value))  # type: ignore[arg-type]
                 result.pop()

@@ -1,0 +1,108 @@
+"""unroll_loops: repeat the body of a loop that runs a small, constant number of times.
+
+`for i in range(3): s = s * x` becomes three copies of the body, each after the assignment
+the loop itself would make (`i = 0`, `i = 1`, `i = 2`), followed by the `else` clause, which
+a loop without `break` always runs. That is exactly what the loop does, and it lets
+propagation and folding work on each copy. Only loops over a constant tuple or string, or
+over `range` of constants (the builtin, at a point where no unseen code can have rebound the
+name), of at most 8 turns, with no `break` or `continue` of their own and a small body.
+
+Example::
+
+    def f(x):
+        s = 1.0
+        for i in range(3):
+            s = s * x + i
+        return s
+    # --- after unroll_loops ---
+    def f(x):
+        s = 1.0
+        i = 0
+        s = s * x + i
+        i = 1
+        s = s * x + i
+        i = 2
+        s = s * x + i
+        return s
+"""
+
+from __future__ import annotations
+
+import builtins
+
+from .. import ir
+from ..analysis import size
+from ..effects import map_clean_statements
+from ..rewrite import nested_bodies, walk_expr, statement_expressions
+
+MAX_TURNS = 8
+MAX_UNROLLED_NODES = 400
+
+
+def _jumps_out(body: tuple[ir.Stmt, ...]) -> bool:
+    """Whether `body` has a `break` or `continue` of its own (not of a nested loop)."""
+    for stmt in body:
+        if isinstance(stmt, (ir.Break, ir.Continue)):
+            return True
+        if isinstance(stmt, ir.If) and (_jumps_out(stmt.body) or _jumps_out(stmt.orelse)):
+            return True
+    return False
+
+
+def _body_size(body: tuple[ir.Stmt, ...]) -> int:
+    count = 0
+    for stmt in body:
+        count += 1 + sum(1 for expr in statement_expressions(stmt) for _ in walk_expr(expr))
+        count += sum(_body_size(inner) for inner in nested_bodies(stmt))
+    return count
+
+
+class _Unroller:
+    def __init__(self, function: ir.Function) -> None:
+        self.function = function
+        self.assumed: list[ir.Assumption] = []
+
+    def turns(self, iterable: ir.Expr) -> list[object] | None:
+        """The values a loop over `iterable` takes, if they are constants; else None."""
+        match iterable:
+            case ir.Const(value) if isinstance(value, (tuple, str, bytes)):
+                return list(value)
+            case ir.Call(ir.Name("range"), args, ()) if 1 <= len(args) <= 3 and all(
+                    isinstance(a, ir.Const) and type(a.value) is int for a in args):
+                namespace = self.function.namespace
+                found, value = namespace.lookup("range") if namespace else (False, None)
+                if not found or value is not builtins.range:
+                    return None
+                numbers = range(*(a.value for a in args))  # type: ignore[union-attr]
+                if len(numbers) > MAX_TURNS:
+                    return None
+                self.assumed.append(ir.Assumption("range", value, "range() unrolled"))
+                return list(numbers)
+        return None
+
+    def statement(self, stmt: ir.Stmt, dirty: bool) -> ir.Stmt | tuple[ir.Stmt, ...]:
+        if not isinstance(stmt, ir.For) or _jumps_out(stmt.body):
+            return stmt
+        if dirty and not isinstance(stmt.iter, ir.Const):  # `range` may have been rebound
+            return stmt
+        values = self.turns(stmt.iter)
+        if values is None or len(values) > MAX_TURNS or \
+                _body_size(stmt.body) * len(values) > MAX_UNROLLED_NODES:
+            return stmt
+        unrolled: list[ir.Stmt] = []
+        for value in values:
+            unrolled.append(ir.Assign((stmt.target,), ir.Const(value), stmt.loc))
+            unrolled += stmt.body
+        return (*unrolled, *stmt.orelse)
+
+
+def unroll_loops(function: ir.Function) -> ir.Function:
+    """Unroll loops of at most 8 turns over constants."""
+    if size(function) > 2000:
+        return function
+    unroller = _Unroller(function)
+    body, effects = map_clean_statements(function, unroller.statement)
+    result = function.with_body(body)
+    if result is function:
+        return function
+    return result.assuming(*unroller.assumed, *effects.assumptions())
