@@ -69,7 +69,7 @@ class SourceText:
         self._state = state
 
     def __str__(self) -> str:
-        return self._state.version(GENERAL).source
+        return self._state.general_version().source
 
     def __repr__(self) -> str:
         return str(self)
@@ -93,11 +93,15 @@ class SourceText:
 class SymbolicFunction:
     """The state behind one `@symbolic` function: its source, cache of versions and call path."""
 
-    def __init__(self, original: types.FunctionType, passes: Sequence[Pass], guards: bool) -> None:
+    def __init__(self, original: types.FunctionType, passes: Sequence[Pass], guards: bool,
+                 static_argnames: Sequence[str] = ()) -> None:
         self.original = original
         self.passes = tuple(passes)
         self.guards = guards
+        self.signature = inspect.signature(original)
+        self.static_argnames = _checked_static_argnames(self.signature, static_argnames, original)
         self.stale_recompiles = 0
+        self.installed_key: tuple[object, ...] | None = None
         self.source = frontend.read_function_source(original)
         self.scope = loader.Scope.of(original)
         self.pass_through = bool(original.__code__.co_flags & frontend.PASS_THROUGH_FLAGS)
@@ -128,7 +132,19 @@ class SymbolicFunction:
         """The stub's target: compile (once, under the lock), install, then run this call."""
         if disabled():
             return self.original(*args, **kwargs)
-        return self.version(GENERAL).function(*args, **kwargs)
+        return self.version(*self.key_for(args, kwargs)).function(*args, **kwargs)
+
+    def key_for(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[tuple[object, ...], dict[str, Any]]:
+        """The cache key of the version these arguments select, and the static values in it.
+
+        Raises TypeError, as the function would, when the arguments do not fit."""
+        if not self.static_argnames:
+            self.signature.bind(*args, **kwargs)
+            return GENERAL, {}
+        bound = self.signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        values = {name: bound.arguments[name] for name in self.static_argnames}
+        return tuple((name, ir.const_key(value)) for name, value in values.items()), values
 
     def _padded(self, free_count: int) -> loader.Scope:
         """The original's scope, padded with empty cells up to `free_count` free variables."""
@@ -144,7 +160,7 @@ class SymbolicFunction:
     def _install(self) -> None:
         """Point the public function at the right code: original, stub or compiled."""
         current = self.wrapper.__closure__ or ()
-        general = self.versions.get(GENERAL)
+        general = self.versions.get(self.installed_key) if self.installed_key is not None else None
         if disabled() or self.pass_through:
             target: Callable[..., Any] = self.original
             code, closure = self.original.__code__, self.original.__closure__ or ()
@@ -167,14 +183,25 @@ class SymbolicFunction:
 
     # ---------------------------------------------------------------- cache
 
-    def version(self, key: tuple[object, ...]) -> CompiledVersion:
-        """The compiled version for `key`, compiling it (once) if needed."""
+    def version(self, key: tuple[object, ...], static: dict[str, Any]) -> CompiledVersion:
+        """The compiled version for `key` (made with the `static` argument values), compiling
+        it once if needed. The first version compiled is the one installed."""
         with self.lock:
             found = self.versions.get(key)
             if found is None:
-                found = self.versions[key] = self._compile()
-                self._install()
+                found = self.versions[key] = self._compile(static)
+                if self.installed_key is None:
+                    self.installed_key = key
+                    self._install()
             return found
+
+    def general_version(self) -> CompiledVersion:
+        if self.static_argnames:
+            raise TypeError(
+                f"{self.original.__qualname__} specializes on {', '.join(self.static_argnames)}: "
+                f"it has no version without arguments; use symcompile.source(f, *args) to see "
+                f"the version some arguments select")
+        return self.version(GENERAL, {})
 
     def clear(self) -> None:
         """Forget every compiled version; the next call compiles again."""
@@ -182,6 +209,7 @@ class SymbolicFunction:
             for version in self.versions.values():
                 self._forget(version)
             self.versions.clear()
+            self.installed_key = None
             self._install()
 
     @staticmethod
@@ -193,26 +221,36 @@ class SymbolicFunction:
         """Compile again now, reading the current values of the globals the compiler uses."""
         self.clear()
         self.stale_recompiles = 0
-        self.version(GENERAL)
+        if not self.static_argnames:
+            self.version(GENERAL, {})
 
     def _stale_call(self, *args: Any, **kwargs: Any) -> Any:
         """Where a failed guard sends the call: a global the compiled code relied on has been
-        rebound (or deleted). Compile a version for the globals as they are now and run it."""
+        rebound (or deleted), or a static argument has another value. Run the version for
+        these arguments and the globals as they are now, compiling it if needed."""
+        key, static = self.key_for(args, kwargs)
         with self.lock:
-            version = self.versions.get(GENERAL)
-            if version is None or not self._assumptions_hold(version):
-                if version is not None:
-                    self.stale_recompiles += 1
-                    self._forget(version)
-                version = self.versions[GENERAL] = self._compile()
-                self._install()
+            version = self.versions.get(key)
+            if version is not None and not self._globals_hold(version):
+                self.stale_recompiles += 1
+                self._forget(version)
+                version = None
+            if version is None:
+                version = self.versions[key] = self._compile(static)
+                if key == self.installed_key or self.installed_key is None:
+                    self.installed_key = key
+                    self._install()
         return version.function(*args, **kwargs)
 
-    def _assumptions_hold(self, version: CompiledVersion) -> bool:
+    def _globals_hold(self, version: CompiledVersion) -> bool:
+        """Whether every global the version relies on still has the value it was compiled with."""
         namespace = frontend.namespace_of(self.original)
         assumptions = version.ir.assumptions if version.ir is not None else ()
-        return all(namespace.lookup(a.name) == (True, a.value) and
-                   namespace.lookup(a.name)[1] is a.value for a in assumptions)
+        for assumption in assumptions:
+            found, value = namespace.lookup(assumption.name)
+            if not assumption.argument and not (found and value is assumption.value):
+                return False
+        return True
 
     # -------------------------------------------------------------- compiling
 
@@ -220,11 +258,11 @@ class SymbolicFunction:
         """A version that runs the original code: the whole function kept opaque."""
         return CompiledVersion(self.original, self.source.text, note=note)
 
-    def _compile(self) -> CompiledVersion:
+    def _compile(self, static: dict[str, Any]) -> CompiledVersion:
         if self.pass_through:
             return self._as_written("generator or coroutine: passed through unchanged")
         try:
-            return self._compile_ir()
+            return self._compile_ir(static)
         except SymbolicError:
             raise
         except RecursionError:
@@ -237,12 +275,12 @@ class SymbolicFunction:
                 "symcompile.disable()",
             ) from exc
 
-    def _compile_ir(self) -> CompiledVersion:
+    def _compile_ir(self, static: dict[str, Any]) -> CompiledVersion:
         # a function whose globals keep changing under it is compiled without relying on any
         resolve_globals = self.stale_recompiles < MAX_STALE_RECOMPILES
         _, after, log = pipeline.optimize(self.original, self.passes, source=self.source,
-                                          resolve_globals=resolve_globals)
-        generated = codegen.render_function(after, self._stale_call if self.guards else None)
+                                          resolve_globals=resolve_globals, static=static)
+        generated = codegen.render_function(after, self._stale_call, guard_globals=self.guards)
         bindings = generated.bindings
         # pad to the public function's closure, which can grow but never shrink
         padding = len(self.wrapper.__closure__ or ()) - len(set(self.scope.closure) | set(bindings))
@@ -265,11 +303,12 @@ class SymbolicFunction:
 @overload
 def symbolic(func: F, /) -> F: ...
 @overload
-def symbolic(*, passes: Sequence[Pass] | None = None, guards: bool = True) -> Callable[[F], F]: ...
+def symbolic(*, passes: Sequence[Pass] | None = None, guards: bool = True,
+             static_argnames: Sequence[str] = ()) -> Callable[[F], F]: ...
 
 
 def symbolic(func: Any = None, /, *, passes: Sequence[Pass] | None = None,
-             guards: bool = True) -> Any:
+             guards: bool = True, static_argnames: Sequence[str] = ()) -> Any:
     """Compile `func` to optimized Python on its first call; later calls run the compiled code.
 
     Use bare (`@symbolic`) or with options (`@symbolic(guards=False)`). The result is a plain
@@ -281,18 +320,36 @@ def symbolic(func: Any = None, /, *, passes: Sequence[Pass] | None = None,
       guards: the compiled code checks on entry that the globals it inlined or folded still
         hold the values it was compiled with, and recompiles when one was rebound. With
         `guards=False` those values are frozen until `f.recompile()`.
+      static_argnames: parameters to specialize on: one version is compiled (and cached) for
+        each value they take, with the value written into the code. `symcompile.source(f,
+        *args)` shows the version some arguments select.
     """
     chosen = pipeline.PASSES if passes is None else tuple(passes)
+    options = {"passes": chosen, "guards": guards, "static_argnames": tuple(static_argnames)}
     if func is None:
-        return functools.partial(_decorate, passes=chosen, guards=guards)
-    return _decorate(func, chosen, guards)
+        return functools.partial(_decorate, **options)
+    return _decorate(func, **options)
 
 
-def _decorate(func: Any, passes: Sequence[Pass], guards: bool = True) -> Any:
+def _checked_static_argnames(signature: inspect.Signature, names: Sequence[str],
+                             func: types.FunctionType) -> tuple[str, ...]:
+    if isinstance(names, str):
+        names = (names,)
+    for name in names:
+        parameter = signature.parameters.get(name)
+        if parameter is None or parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+            raise TypeError(f"static_argnames: {name!r} is not a named parameter of "
+                            f"{func.__qualname__}{signature}")
+    return tuple(names)
+
+
+def _decorate(func: Any, passes: Sequence[Pass], guards: bool = True,
+              static_argnames: tuple[str, ...] = ()) -> Any:
+    options = {"passes": passes, "guards": guards, "static_argnames": static_argnames}
     if isinstance(func, (staticmethod, classmethod)):
-        return type(func)(_decorate(func.__func__, passes, guards))
+        return type(func)(_decorate(func.__func__, **options))
     if isinstance(func, types.MethodType):
-        return types.MethodType(_decorate(func.__func__, passes, guards), func.__self__)
+        return types.MethodType(_decorate(func.__func__, **options), func.__self__)
     state = getattr(func, "_symcompile", None)
     if isinstance(state, SymbolicFunction):
         func = state.original
@@ -301,31 +358,30 @@ def _decorate(func: Any, passes: Sequence[Pass], guards: bool = True) -> Any:
             f"@symbolic compiles Python functions; got {type(func).__name__} {func!r}",
             hint="decorate a function written in Python (def or lambda)",
         )
-    return SymbolicFunction(func, passes, guards).wrapper
+    return SymbolicFunction(func, passes, guards, static_argnames).wrapper
 
 
-def _state_and_arguments(
-    func: Any, args: tuple[Any, ...], kwargs: dict[str, Any], caller: str
-) -> SymbolicFunction:
-    """The state behind a `@symbolic` function (or bound method), checking the arguments bind."""
+def _version_for(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any], caller: str,
+                 ) -> CompiledVersion:
+    """The compiled version of a `@symbolic` function (or bound method) these arguments
+    select; TypeError if they do not fit its signature."""
     target = func.__func__ if isinstance(func, types.MethodType) else func
     state = getattr(target, "_symcompile", None)
     if not isinstance(state, SymbolicFunction):
         raise TypeError(f"{caller}() expects a @symbolic function; got {func!r} "
                         f"(decorate it with @symcompile.symbolic first)")
     bound_self = (func.__self__,) if isinstance(func, types.MethodType) else ()
-    inspect.signature(state.original).bind(*bound_self, *args, **kwargs)
-    return state
+    return state.version(*state.key_for((*bound_self, *args), kwargs))
 
 
 def source(func: Any, *args: Any, **kwargs: Any) -> str:
     """The generated source of the version of `func` that these arguments select."""
-    return _state_and_arguments(func, args, kwargs, "source").version(GENERAL).source
+    return _version_for(func, args, kwargs, "source").source
 
 
 def compiled_function(func: Any, *args: Any, **kwargs: Any) -> types.FunctionType:
     """The generated function itself for these arguments (what a call of `func` runs)."""
-    return _state_and_arguments(func, args, kwargs, "compiled_function").version(GENERAL).function
+    return _version_for(func, args, kwargs, "compiled_function").function
 
 
 def clear_cache() -> None:

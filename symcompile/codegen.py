@@ -118,19 +118,20 @@ class _Generator:
                 reference.id = name
         return bindings
 
-    def guard(self, function: ir.Function, recompile: Callable[..., object]) -> list[ast.stmt]:
+    def guard(self, params: ast.arguments, assumptions: list[ir.Assumption],
+              recompile: Callable[..., object]) -> list[ast.stmt]:
         """On entry, check every assumption (`add is not add_2`); if one fails, or the name is
         gone, hand the call to `recompile`, which compiles a fresh version and runs it. (The
         `try` costs nothing when no exception happens; it makes a deleted global recompile too,
         so its NameError is raised where the original raises it.)"""
         checks = [ast.Compare(ast.Name(a.name, ast.Load()), [ast.IsNot()],
-                              [self.bind(a.value, a.name)]) for a in function.assumptions]
+                              [self.bind(a.value, a.name)]) for a in assumptions]
         test = checks[0] if len(checks) == 1 else ast.BoolOp(ast.Or(), checks)
         store_check, store_missing, load = self.fresh("stale")
         handler = ast.ExceptHandler(ast.Name("NameError", ast.Load()), None,
                                     [ast.Assign([store_missing], ast.Constant(True), type_comment=None)])
         check = ast.Try([ast.Assign([store_check], test, type_comment=None)], [handler], [], [])
-        stale = ast.If(load, [forwarding_call(function.params, self.bind(recompile, "recompile"))], [])
+        stale = ast.If(load, [forwarding_call(params, self.bind(recompile, "recompile"))], [])
         return [check, stale]
 
     def optional(self, expr: ir.Expr | None) -> ast.expr | None:
@@ -246,17 +247,19 @@ def forwarding_call(params: ast.arguments, callee: ast.expr) -> ast.Return:
 
 
 def function_to_ast(function: ir.Function, recompile: Callable[..., object] | None = None,
-                    ) -> tuple[ast.FunctionDef, dict[str, object]]:
+                    guard_globals: bool = True) -> tuple[ast.FunctionDef, dict[str, object]]:
     """A Python `def` for `function` (no decorators), and the objects it binds by name.
 
-    With `recompile`, the function starts by checking its assumptions (see `_Generator.guard`).
+    With `recompile`, the function starts by checking its assumptions (see `_Generator.guard`):
+    always those about its arguments, those about globals if `guard_globals`.
     """
     generator = _Generator()
     body = generator.block(function.body)
-    if recompile is not None and function.assumptions:
+    checked = [a for a in function.assumptions if a.argument or guard_globals]
+    if recompile is not None and checked:
         docstring = int(isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
                         and isinstance(body[0].value.value, str))
-        body[docstring:docstring] = generator.guard(function, recompile)
+        body[docstring:docstring] = generator.guard(function.params, checked, recompile)
     node = ast.FunctionDef(
         name=function.name,
         args=copy.deepcopy(function.params),
@@ -308,8 +311,8 @@ class Generated:
 
 
 def render_function(function: ir.Function, recompile: Callable[..., object] | None = None,
-                    ) -> Generated:
+                    guard_globals: bool = True) -> Generated:
     """The generated source of an IR function, with the objects it binds by name; with
-    `recompile`, guarded by checks of its assumptions."""
-    node, bindings = function_to_ast(function, recompile)
+    `recompile`, guarded by checks of its assumptions (see `function_to_ast`)."""
+    node, bindings = function_to_ast(function, recompile, guard_globals)
     return Generated(render(node), bindings)

@@ -323,11 +323,13 @@ class Namespace:
 @dataclass(frozen=True, slots=True)
 class Assumption:
     """A global (or builtin) name whose value the compiled code relies on (it was inlined or
-    folded). Generated code checks `name is value` on entry, unless guards are off."""
+    folded), or a parameter it was specialized on. Generated code checks `name is value` on
+    entry (for globals, unless guards are off)."""
 
     name: str
     value: object = field(compare=False)
     reason: str = field(default="", compare=False)
+    argument: bool = False  # a parameter specialized on (static_argnames), not a global
 
 
 @dataclass(frozen=True, eq=False)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 import types
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Mapping, Sequence
 
 from . import frontend, ir
 from .passes.eliminate_dead_code import eliminate_dead_code
@@ -82,13 +82,31 @@ def optimize(
     *,
     source: frontend.FunctionSource | None = None,
     resolve_globals: bool = True,
+    static: Mapping[str, object] | None = None,
 ) -> tuple[ir.Function, ir.Function, list[PassRun]]:
     """Front end and passes for a live function: (IR before, IR after, log of pass runs).
 
     With `resolve_globals` the passes may read the function's globals (and must record what
-    they rely on as assumptions); without, they treat every free name as unknown.
+    they rely on as assumptions); without, they treat every free name as unknown. `static`
+    gives parameters values to specialize on: the body starts by assigning them.
     """
     namespace = frontend.namespace_of(func) if resolve_globals else None
     before = frontend.build_function(source or frontend.read_function_source(func), namespace)
+    if static:
+        before = specialize(before, static)
     after, log = run_passes(before, passes)
     return before, after, log
+
+
+def specialize(function: ir.Function, static: Mapping[str, object]) -> ir.Function:
+    """`function` for these parameter values: it starts with `n = 5` for each (the very object
+    passed, so identical behaviour) and relies on them as argument assumptions."""
+    first = function.body[0] if function.body else None
+    docstring = isinstance(first, ir.ExprStmt) and isinstance(first.value, ir.Const) \
+        and isinstance(first.value.value, str)
+    values = tuple(ir.Assign((ir.Name(name),), ir.Const(value), function.loc)
+                   for name, value in static.items())
+    body = function.body[:1] + values + function.body[1:] if docstring else values + function.body
+    assumptions = (ir.Assumption(name, value, "static argument", argument=True)
+                   for name, value in static.items())
+    return function.with_body(body).assuming(*assumptions)

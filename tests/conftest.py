@@ -14,6 +14,8 @@ from typing import Callable
 
 import pytest
 
+from symcompile import ir, pipeline
+
 _module_numbers = itertools.count()
 
 
@@ -48,3 +50,17 @@ def make_module(tmp_path: Path) -> Callable[[str], types.ModuleType]:
         return module
 
     return make
+
+
+@pytest.fixture
+def compile_counter(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Records the name of every function compiled from now on."""
+    compiled: list[str] = []
+    real = pipeline.run_passes
+
+    def counting(function: ir.Function, passes: object = ()) -> object:
+        compiled.append(function.name)
+        return real(function, passes)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline, "run_passes", counting)
+    return compiled

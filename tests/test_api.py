@@ -56,20 +56,6 @@ def factorial(n):
     return n * factorial(n - 1)
 
 
-@pytest.fixture
-def compile_counter(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Records the name of every function compiled from now on."""
-    compiled: list[str] = []
-    real = pipeline.run_passes
-
-    def counting(function: ir.Function, passes: object = ()) -> object:
-        compiled.append(function.name)
-        return real(function, passes)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(pipeline, "run_passes", counting)
-    return compiled
-
-
 def test_decorated_function_returns_the_same_value():
     assert fancy_func(1, 2, 3, 4) == 10
     assert fancy_func(1.5, 2, 3, 4) == 10.5
@@ -524,7 +510,7 @@ def test_two_lambdas_on_one_line_are_ambiguous():
 
 
 def test_internal_errors_become_symbolic_errors(monkeypatch: pytest.MonkeyPatch):
-    def broken(function: ir.Function, *args: object) -> object:
+    def broken(function: ir.Function, *args: object, **kwargs: object) -> object:
         raise KeyError("boom")
 
     monkeypatch.setattr("symcompile.codegen.render_function", broken)
