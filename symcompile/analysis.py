@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from . import ir
-from .rewrite import expr_children, nested_bodies, statement_expressions, walk_expr, walk_statements
+from .rewrite import expr_children, statement_expressions, walk_expr, walk_statements
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import symcompile as sc
-from symcompile import api, ir, pipeline
+from symcompile import ir
 
 SCALE = 2.0
 

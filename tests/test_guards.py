@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-import symcompile as sc
 from symcompile import api
 
 MODULE = """

@@ -122,7 +122,7 @@ class _Propagator:
                 new = stmt if (new_body is body and new_orelse is orelse) else \
                     ir.If(stmt.test, new_body, new_orelse, loc)  # type: ignore[attr-defined]
                 return new, after, body_ends and orelse_ends
-            case ir.While(test, body, orelse, loc):
+            case ir.While(_, body, orelse, _):
                 loop_env = _forget(env, _assigned_anywhere(stmt))
                 stmt = _substitute(stmt, loop_env)  # the test runs before every turn
                 if _constant_truth(stmt.test) is False:  # type: ignore[attr-defined]
