@@ -106,7 +106,7 @@ class _Propagator:
 
     def statement(self, stmt: ir.Stmt, env: Env) -> list[ir.Stmt] | tuple[ir.Stmt, Env, bool]:
         match stmt:
-            case ir.If(test, body, orelse, loc):
+            case ir.If(_, body, orelse, loc):
                 stmt = _substitute(stmt, env)
                 truth = _constant_truth(stmt.test)  # type: ignore[attr-defined]
                 if truth is not None:
