@@ -70,6 +70,8 @@ class Effects:
         compile time, read without running code (module `__getattr__` hooks are not called)."""
         namespace = self.function.namespace
         match expr:
+            case ir.Const(value):  # an object bound at compile time (see hoist_globals)
+                return True, value
             case ir.Name(name) if namespace is not None and name not in self.locals:
                 return namespace.lookup(name)
             case ir.Attribute(value, attr):

@@ -16,6 +16,7 @@ from . import frontend, ir
 from .passes.eliminate_dead_code import eliminate_dead_code
 from .passes.fold_constants import fold_constants
 from .passes.forward_single_uses import forward_single_uses
+from .passes.hoist_globals import hoist_globals
 from .passes.inline_calls import inline_calls
 from .passes.propagate import propagate
 from .passes.unroll_loops import unroll_loops
@@ -34,6 +35,9 @@ PASSES: tuple[Pass, ...] = (
     # repeat short constant loops (their counts are known only after folding), so the next
     # round can propagate and fold each copy
     unroll_loops,
+    # look up functions of NumPy and math once, at compile time (after folding, which reads
+    # their constants such as math.pi)
+    hoist_globals,
     # put single-use temporaries (many come from inlining) back into the expression using them
     forward_single_uses,
     # last, drop the assignments the passes above left unread

@@ -103,6 +103,9 @@ def _pure_callee(func: ir.Expr, function: ir.Function, locals_: set[str]) -> tup
     if namespace is None:
         return None
     match func:
+        case ir.Const(value) if callable(value) and getattr(value, "__module__", None) in \
+                {module.__name__ for module in PURE_MODULES}:
+            return value, None
         case ir.Name(name) if name not in locals_:
             found, value = namespace.lookup(name)
             if found and any(value is pure for pure in PURE_BUILTINS):

@@ -1,0 +1,68 @@
+"""hoist_globals: look up functions of NumPy, math and cmath once, when compiling.
+
+`np.sin(x)` in a loop looks up the global `np` and then its attribute `sin` on every turn.
+Modules' attributes are taken as fixed (the ledger says so), so the lookup can be done once,
+at compile time: the function object is bound into the generated function's own scope, where
+reading it is the cheapest lookup Python has. Only modules that are imported as such and whose
+attributes name functions, classes or submodules of NumPy, math and cmath are bound; other
+modules (`sys.stdout` changes at run time) are left alone.
+
+Example::
+
+    import math
+    import numpy as np
+
+    def f(x, xs):
+        total = 0.0
+        for v in xs:
+            total += math.sqrt(v) * np.sin(x)
+        return total
+    # --- after hoist_globals ---
+    def f(x, xs):
+        total = 0.0
+        for v in xs:
+            total += sqrt(v) * sin(x)
+        return total
+"""
+
+from __future__ import annotations
+
+import types
+
+from .. import ir
+from ..analysis import written_names
+from ..effects import TRUSTED_MODULES
+from ..rewrite import map_statement_expressions, map_statements
+
+
+def _trusted_module(value: object) -> bool:
+    return isinstance(value, types.ModuleType) and value.__name__.split(".")[0] in TRUSTED_MODULES
+
+
+def hoist_globals(function: ir.Function) -> ir.Function:
+    """Bind attributes of NumPy, math and cmath (functions, classes) at compile time."""
+    namespace = function.namespace
+    if namespace is None:
+        return function
+    written = written_names(function)
+
+    def module_of(owner: ir.Expr) -> object:
+        """The module `owner` names (a global bound to a module, or an already bound one)."""
+        if isinstance(owner, ir.Const):
+            return owner.value
+        if isinstance(owner, ir.Name) and owner.id not in written:
+            found, value = namespace.lookup(owner.id)
+            return value if found else None
+        return None
+
+    def resolve(expr: ir.Expr) -> ir.Expr:
+        if isinstance(expr, ir.Attribute):
+            module = module_of(expr.value)
+            if _trusted_module(module) and expr.attr in vars(module):  # type: ignore[arg-type]
+                value = vars(module)[expr.attr]  # type: ignore[arg-type]
+                if callable(value) or _trusted_module(value):
+                    return ir.Const(value)
+        return expr
+
+    body = map_statements(function.body, lambda stmt: map_statement_expressions(stmt, resolve))
+    return function.with_body(body)
