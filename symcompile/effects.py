@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import builtins
 import types
-from typing import Callable
+from typing import Callable, Sequence
 
 from . import frontend, ir
 from .analysis import assignment_counts, local_names, untracked_names
@@ -147,15 +147,19 @@ class Effects:
                 for name, value in self.relied.items()]
 
 
-def map_clean_statements(
+def rewrite_clean_statements(
     function: ir.Function,
     rewrite: Callable[[ir.Stmt, bool], ir.Stmt | tuple[ir.Stmt, ...]],
-) -> tuple[tuple[ir.Stmt, ...], Effects]:
-    """Rewrite every statement, told whether it starts *clean*: no code the compiler cannot
-    see can have run since the function was entered. Only there do the values of globals
-    checked on entry still hold. `rewrite` returns a statement or a tuple replacing it. Also
-    returns the `Effects` consulted; a pass that changed something must add its assumptions."""
-    effects = Effects(function)
+    assumed: Sequence[ir.Assumption] = (),
+    effects: Effects | None = None,
+) -> ir.Function:
+    """`function` with every statement rewritten, the rewrite told whether the statement
+    starts *clean*: no code the compiler cannot see can have run since the function was
+    entered. Only there do the values of globals checked on entry still hold. `rewrite`
+    returns a statement or a tuple replacing it, and collects in `assumed` what it relied on.
+    If anything changed, the result relies on `assumed` and on the functions trusted to keep
+    statements clean; if nothing did, it is `function` itself."""
+    effects = effects or Effects(function)
 
     def block(body: tuple[ir.Stmt, ...], dirty: bool) -> tuple[tuple[ir.Stmt, ...], bool]:
         result: list[ir.Stmt] = []
@@ -180,4 +184,7 @@ def map_clean_statements(
         same = len(result) == len(body) and all(a is b for a, b in zip(body, result))
         return (body if same else tuple(result)), dirty
 
-    return block(function.body, False)[0], effects
+    body = block(function.body, False)[0]
+    if body is function.body:
+        return function
+    return function.with_body(body).assuming(*assumed, *effects.assumptions())

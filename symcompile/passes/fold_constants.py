@@ -29,7 +29,7 @@ import numpy as np
 
 from .. import ir
 from ..analysis import written_names
-from ..effects import Effects, map_clean_statements
+from ..effects import Effects, rewrite_clean_statements
 from ..ops import OPS
 from ..rewrite import map_statement_expressions, statement_expressions
 
@@ -244,8 +244,4 @@ def fold_constants(function: ir.Function) -> ir.Function:
         return map_statement_expressions(
             stmt, lambda expr: fold_expression(expr, function, written, collect))
 
-    body, cleanliness = map_clean_statements(function, fold_statement)
-    result = function.with_body(body).assuming(*assumed)
-    if result is function:
-        return function
-    return result.assuming(*cleanliness.assumptions(), *effects.assumptions())
+    return rewrite_clean_statements(function, fold_statement, assumed, effects)

@@ -43,11 +43,12 @@ from ..analysis import (
     evaluation_order,
     has_opaque_parts,
     is_quiet,
+    MAX_FUNCTION_SIZE,
     local_names,
     parameter_names,
     size,
 )
-from ..effects import map_clean_statements
+from ..effects import rewrite_clean_statements
 from ..errors import SymbolicError
 from ..rewrite import (
     header_expression,
@@ -60,9 +61,8 @@ from ..rewrite import (
     with_header,
 )
 
-# the largest callee (in IR nodes) inlined, and how large inlining may make a function
+# the largest callee (in IR nodes) inlined
 CALLEE_BUDGET = 80
-FUNCTION_BUDGET = 2000
 
 
 def _callee_function(value: object) -> types.FunctionType | None:
@@ -144,7 +144,7 @@ class _Inliner:
     # ---------------------------------------------------------- statements
 
     def statement(self, stmt: ir.Stmt, dirty: bool) -> ir.Stmt | tuple[ir.Stmt, ...]:
-        if dirty or self.size > FUNCTION_BUDGET:
+        if dirty or self.size > MAX_FUNCTION_SIZE:
             return stmt
         # a statement rebuilt this round is not in the map: assume only the parameters bound
         bound = self.bound.get(id(stmt), self.parameters)
@@ -278,8 +278,4 @@ def inline_calls(function: ir.Function) -> ir.Function:
     if function.namespace is None:
         return function
     inliner = _Inliner(function)
-    body, effects = map_clean_statements(function, inliner.statement)
-    result = function.with_body(body)
-    if result is function:
-        return function
-    return result.assuming(*inliner.assumed, *effects.assumptions())
+    return rewrite_clean_statements(function, inliner.statement, inliner.assumed)

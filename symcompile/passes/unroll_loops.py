@@ -31,9 +31,8 @@ from __future__ import annotations
 import builtins
 
 from .. import ir
-from ..analysis import size
-from ..effects import map_clean_statements
-from ..rewrite import nested_bodies, walk_expr, statement_expressions
+from ..analysis import MAX_FUNCTION_SIZE, body_size, size
+from ..effects import rewrite_clean_statements
 
 MAX_TURNS = 8
 MAX_UNROLLED_NODES = 400
@@ -47,14 +46,6 @@ def _jumps_out(body: tuple[ir.Stmt, ...]) -> bool:
         if isinstance(stmt, ir.If) and (_jumps_out(stmt.body) or _jumps_out(stmt.orelse)):
             return True
     return False
-
-
-def _body_size(body: tuple[ir.Stmt, ...]) -> int:
-    count = 0
-    for stmt in body:
-        count += 1 + sum(1 for expr in statement_expressions(stmt) for _ in walk_expr(expr))
-        count += sum(_body_size(inner) for inner in nested_bodies(stmt))
-    return count
 
 
 class _Unroller:
@@ -87,7 +78,7 @@ class _Unroller:
             return stmt
         values = self.turns(stmt.iter)
         if values is None or len(values) > MAX_TURNS or \
-                _body_size(stmt.body) * len(values) > MAX_UNROLLED_NODES:
+                body_size(stmt.body) * len(values) > MAX_UNROLLED_NODES:
             return stmt
         unrolled: list[ir.Stmt] = []
         for value in values:
@@ -98,11 +89,7 @@ class _Unroller:
 
 def unroll_loops(function: ir.Function) -> ir.Function:
     """Unroll loops of at most 8 turns over constants."""
-    if size(function) > 2000:
+    if size(function) > MAX_FUNCTION_SIZE:
         return function
     unroller = _Unroller(function)
-    body, effects = map_clean_statements(function, unroller.statement)
-    result = function.with_body(body)
-    if result is function:
-        return function
-    return result.assuming(*unroller.assumed, *effects.assumptions())
+    return rewrite_clean_statements(function, unroller.statement, unroller.assumed)
