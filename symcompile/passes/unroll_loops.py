@@ -3,8 +3,8 @@
 `for i in range(3): s = s * x` becomes three copies of the body, each after the assignment
 the loop itself would make (`i = 0`, `i = 1`, `i = 2`), followed by the `else` clause, which
 a loop without `break` always runs. That is exactly what the loop does, and it lets
-propagation and folding work on each copy. Only loops over a constant tuple or string, or
-over `range` of constants (the builtin, at a point where no unseen code can have rebound the
+propagation and folding work on each copy. Only loops over a constant tuple or string (or a
+tuple or list display of constants), or over `range` of constants (the builtin, at a point where no unseen code can have rebound the
 name), of at most 8 turns, with no `break` or `continue` of their own and a small body.
 
 Example::
@@ -58,6 +58,9 @@ class _Unroller:
         match iterable:
             case ir.Const(value) if isinstance(value, (tuple, str, bytes)):
                 return list(value)
+            case ir.Build("tuple" | "list", elts) if all(isinstance(e, ir.Const) for e in elts):
+                # a display nothing else can reach: building it and iterating it shows nothing
+                return [e.value for e in elts]  # type: ignore[union-attr]
             case ir.Call(ir.Name("range"), args, ()) if 1 <= len(args) <= 3 and all(
                     isinstance(a, ir.Const) and type(a.value) is int for a in args):
                 namespace = self.function.namespace
