@@ -73,7 +73,11 @@ def _symbolic_version(function: Any) -> Any:
 
 def command_show(args: argparse.Namespace) -> int:
     function = _symbolic_version(_find_function(args.target))
-    print(function.source, end="")
+    try:
+        text = str(function.source)
+    except TypeError as error:  # a function with static arguments has no general version
+        raise UsageError(str(error)) from None
+    print(text, end="")
     return 0
 
 

@@ -29,6 +29,12 @@ def program(tmp_path: Path) -> Path:
         class Net:
             def forward(self, x):
                 return x * 2
+
+        import symcompile
+
+        @symcompile.symbolic(static_argnames=("n",))
+        def power(x, n):
+            return x ** n
     """))
     return path
 
@@ -79,6 +85,11 @@ def test_missing_function(program: Path):
 def test_target_without_function_part(program: Path):
     line = _one_line_error(run("show", str(program)), 2)
     assert "expected FILE::FUNCTION" in line
+
+
+def test_function_with_static_arguments(program: Path):
+    line = _one_line_error(run("show", f"{program}::power"), 2)
+    assert "power specializes on n" in line
 
 
 def test_syntax_error_names_file_and_line(tmp_path: Path):
