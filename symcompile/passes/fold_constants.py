@@ -31,7 +31,7 @@ from .. import ir
 from ..analysis import written_names
 from ..effects import Effects, rewrite_clean_statements
 from ..ops import OPS
-from ..rewrite import map_statement_expressions, statement_expressions
+from ..rewrite import map_statement_expressions, statement_expressions, walk_statements
 
 # CPython's folder refuses results above these sizes; ours are a little more generous
 MAX_INT_BITS = 4096
@@ -119,29 +119,6 @@ def _pure_callee(func: ir.Expr, function: ir.Function, locals_: set[str]) -> tup
     return None
 
 
-def _const_values(exprs: tuple[ir.Expr, ...]) -> tuple[object, ...] | None:
-    if all(isinstance(e, ir.Const) and is_foldable_value(e.value) for e in exprs):
-        return tuple(e.value for e in exprs)  # type: ignore[union-attr]
-    return None
-
-
-def _fold_boolean(op: str, values: tuple[ir.Expr, ...]) -> ir.Expr | None:
-    """`True and x` → `x`, `0 or x` → `x`, `0 and x` → `0`: leading constants decide."""
-    keep_going = op == "and"  # a truthy operand of `and` (falsy of `or`) passes control on
-    index = 0
-    while index < len(values) - 1 and isinstance(values[index], ir.Const):
-        constant = values[index].value  # type: ignore[union-attr]
-        if not is_foldable_value(constant):
-            break
-        if bool(constant) != keep_going:
-            return values[index]
-        index += 1
-    if index == 0:
-        return None
-    rest = values[index:]
-    return rest[0] if len(rest) == 1 else ir.BoolOp(op, rest)
-
-
 def _const_index(index: ir.Expr) -> object | None:
     """The value of a constant index or slice (`1`, `1:`, `::-1`), else None."""
     if isinstance(index, ir.Const) and isinstance(index.value, int):
@@ -154,94 +131,173 @@ def _const_index(index: ir.Expr) -> object | None:
     return None
 
 
-def _fold_leading_comparison(ops: tuple[str, ...], operands: tuple[ir.Expr, ...]) -> ir.Expr | None:
-    """`1 < 2 < x` → `2 < x`; `3 < 2 < x` → `False` (x is never evaluated)."""
-    values = _const_values(operands[:2])
-    if values is None:
-        return None
-    ok, result = evaluate(OPS[ops[0]].evaluate, values)
-    if not ok:
-        return None
-    return ir.Compare(ops[1:], operands[1:]) if result else ir.Const(result)
+class _Folder:
+    """Folds the expressions of one statement. `assumed` collects the globals read (None where
+    no global may be read: unseen code may have rebound it). A global is read where that
+    pays for the check on entry: where it makes an operation constant, decides a branch, or
+    runs on every turn of a loop (`in_loop`), saving a lookup per turn."""
+
+    def __init__(self, function: ir.Function, written: set[str],
+                 assumed: list[ir.Assumption] | None, in_loop: bool) -> None:
+        self.function = function
+        self.written = written
+        self.assumed = assumed
+        self.in_loop = in_loop
+
+    def _global_value(self, expr: ir.Expr) -> tuple[bool, object]:
+        """The constant a global name holds, if it may be read here."""
+        namespace = self.function.namespace
+        if self.assumed is None or namespace is None or not isinstance(expr, ir.Name) \
+                or expr.id in self.written:
+            return False, None
+        found, value = namespace.lookup(expr.id)
+        if found and is_foldable_value(value) and not isinstance(value, np.generic):
+            return True, value
+        return False, None
+
+    def values(self, exprs: tuple[ir.Expr, ...]) -> tuple[tuple[object, ...], list[ir.Assumption]] | None:
+        """The constant values of `exprs` (constants, or globals holding constants) and the
+        assumptions reading those globals takes; None if some value is not constant."""
+        values: list[object] = []
+        assumptions: list[ir.Assumption] = []
+        for expr in exprs:
+            if isinstance(expr, ir.Const) and is_foldable_value(expr.value):
+                values.append(expr.value)
+                continue
+            found, value = self._global_value(expr)
+            if not found:
+                return None
+            values.append(value)
+            assumptions.append(ir.Assumption(expr.id, value, f"global {expr.id} folded"))  # type: ignore[attr-defined]
+        return tuple(values), assumptions
+
+    def folded(self, result: ir.Expr, assumptions: list[ir.Assumption]) -> ir.Expr:
+        """`result`, recording the assumptions it took."""
+        if self.assumed is not None:
+            self.assumed += assumptions
+        return result
+
+    def _evaluated(self, expr: ir.Expr, function: Callable[..., object],
+                   exprs: tuple[ir.Expr, ...], kwargs: dict[str, object] | None = None,
+                   extra: list[ir.Assumption] | None = None) -> ir.Expr:
+        """`expr` replaced by `function` of the constant values of `exprs`, if that folds."""
+        found = self.values(exprs)
+        if found is None:
+            return expr
+        ok, result = evaluate(function, found[0], kwargs)
+        return self.folded(ir.Const(result), found[1] + (extra or [])) if ok else expr
+
+    def fold(self, expr: ir.Expr) -> ir.Expr:
+        """One folding step at `expr` (its children are already folded)."""
+        match expr:
+            case ir.Op(op, args):
+                return self._evaluated(expr, OPS[op].evaluate, args)
+            case ir.Compare(ops, operands):
+                folded = self._evaluated(expr, _comparison_chain(ops), operands)
+                if folded is expr and len(ops) > 1:
+                    return self._leading_comparison(ops, operands) or expr
+                return folded
+            case ir.BoolOp(op, values):
+                return self._boolean(op, values) or expr
+            case ir.Build("tuple", elts):
+                found = self.values(elts)
+                if found is not None and is_foldable_value(found[0]):
+                    return self.folded(ir.Const(found[0]), found[1])
+            case ir.Subscript(sequence, index) if (key := _const_index(index)) is not None:
+                found = self.values((sequence,))
+                if found is not None and isinstance(found[0][0], (tuple, str, bytes)):
+                    return self._evaluated(expr, lambda items: items[key], (sequence,))  # type: ignore[index]
+            case ir.IfExp(test, body, orelse):
+                found = self.values((test,))
+                if found is not None:
+                    return self.folded(body if found[0][0] else orelse, found[1])
+            case ir.Call(func, args, keywords) if not any(isinstance(a, ir.Starred) for a in args) \
+                    and all(kw.name is not None for kw in keywords):
+                return self._call(expr, func, args, keywords)
+            case ir.Name() if self.in_loop:
+                found = self.values((expr,))
+                if found is not None:
+                    return self.folded(ir.Const(found[0][0]), found[1])
+            case ir.Attribute(ir.Name(module_name), attr) if module_name not in self.written \
+                    and self.function.namespace is not None:
+                found_module, module = self.function.namespace.lookup(module_name)
+                if found_module and isinstance(module, types.ModuleType):
+                    value = vars(module).get(attr)
+                    if is_foldable_value(value) and not isinstance(value, np.generic):
+                        return ir.Const(value)
+        return expr
+
+    def _call(self, expr: ir.Expr, func: ir.Expr, args: tuple[ir.Expr, ...],
+              keywords: tuple[ir.Keyword, ...]) -> ir.Expr:
+        callee = _pure_callee(func, self.function, self.written)
+        if callee is None or (callee[1] is not None and self.assumed is None):
+            return expr
+        value, assumption = callee
+        found = self.values(tuple(kw.value for kw in keywords))
+        if found is None:
+            return expr
+        kwargs = {kw.name: v for kw, v in zip(keywords, found[0]) if kw.name is not None}
+        extra = found[1] + ([assumption] if assumption is not None else [])
+        return self._evaluated(expr, value, args, kwargs, extra)  # type: ignore[arg-type]
+
+    def _leading_comparison(self, ops: tuple[str, ...], operands: tuple[ir.Expr, ...]) -> ir.Expr | None:
+        """`1 < 2 < x` → `2 < x`; `3 < 2 < x` → `False` (x is never evaluated)."""
+        found = self.values(operands[:2])
+        if found is None:
+            return None
+        ok, result = evaluate(OPS[ops[0]].evaluate, found[0])
+        if not ok:
+            return None
+        return self.folded(ir.Compare(ops[1:], operands[1:]) if result else ir.Const(result), found[1])
+
+    def _boolean(self, op: str, values: tuple[ir.Expr, ...]) -> ir.Expr | None:
+        """`True and x` → `x`, `0 or x` → `x`, `0 and x` → `0`: leading constants decide."""
+        keep_going = op == "and"  # a truthy operand of `and` (falsy of `or`) passes control on
+        assumptions: list[ir.Assumption] = []
+        index = 0
+        while index < len(values) - 1 and (found := self.values((values[index],))) is not None:
+            assumptions += found[1]
+            if bool(found[0][0]) != keep_going:
+                return self.folded(ir.Const(found[0][0]), assumptions)
+            index += 1
+        if index == 0:
+            return None
+        rest = values[index:]
+        return self.folded(rest[0] if len(rest) == 1 else ir.BoolOp(op, rest), assumptions)
 
 
-def fold_expression(expr: ir.Expr, function: ir.Function, locals_: set[str],
-                    assumed: list[ir.Assumption] | None) -> ir.Expr:
-    """One folding step at `expr` (its children are already folded). Globals and builtins are
-    resolved only where `assumed` collects the assumptions that takes (None: nowhere)."""
-    match expr:
-        case ir.Op(op, args) if (values := _const_values(args)) is not None:
-            ok, result = evaluate(OPS[op].evaluate, values)
-            return ir.Const(result) if ok else expr
-        case ir.Compare(ops, operands) if (values := _const_values(operands)) is not None:
-            def chain(*items: object) -> object:
-                result: object = True
-                for op, left, right in zip(ops, items, items[1:]):
-                    result = OPS[op].evaluate(left, right)
-                    if not result:
-                        return result
+def _comparison_chain(ops: tuple[str, ...]) -> Callable[..., object]:
+    """A function computing the chain `a < b <= c` the way Python does (stopping early)."""
+    def chain(*items: object) -> object:
+        result: object = True
+        for op, left, right in zip(ops, items, items[1:]):
+            result = OPS[op].evaluate(left, right)
+            if not result:
                 return result
-            ok, result = evaluate(chain, values)
-            return ir.Const(result) if ok else expr
-        case ir.Compare(ops, operands) if len(ops) > 1:
-            return _fold_leading_comparison(ops, operands) or expr
-        case ir.BoolOp(op, values):
-            return _fold_boolean(op, values) or expr
-        case ir.Build("tuple", elts) if (values := _const_values(elts)) is not None:
-            return ir.Const(values) if is_foldable_value(values) else expr
-        case ir.Subscript(ir.Const(sequence), index) if isinstance(sequence, (tuple, str, bytes)):
-            key = _const_index(index)
-            if key is not None:
-                ok, result = evaluate(operator.getitem, (sequence, key))
-                return ir.Const(result) if ok else expr
-        case ir.IfExp(ir.Const(test), body, orelse) if is_foldable_value(test):
-            return body if test else orelse
-        case ir.Call(func, args, keywords) if not any(isinstance(a, ir.Starred) for a in args):
-            callee = _pure_callee(func, function, locals_)
-            values = _const_values(args)
-            kw_values = _const_values(tuple(kw.value for kw in keywords))
-            if callee is None or values is None or kw_values is None or \
-                    any(kw.name is None for kw in keywords):
-                return expr
-            value, assumption = callee
-            if assumption is not None and assumed is None:
-                return expr
-            kwargs = {kw.name: v for kw, v in zip(keywords, kw_values) if kw.name is not None}
-            ok, result = evaluate(value, values, kwargs)  # type: ignore[arg-type]
-            if not ok:
-                return expr
-            if assumption is not None and assumed is not None:
-                assumed.append(assumption)
-            return ir.Const(result)
-        case ir.Name(name) if assumed is not None and name not in locals_ \
-                and function.namespace is not None:
-            found, value = function.namespace.lookup(name)
-            if found and is_foldable_value(value) and not isinstance(value, np.generic):
-                assumed.append(ir.Assumption(name, value, f"global {name} folded"))
-                return ir.Const(value)
-        case ir.Attribute(ir.Name(module_name), attr) if module_name not in locals_ \
-                and function.namespace is not None:
-            found, module = function.namespace.lookup(module_name)
-            if found and isinstance(module, types.ModuleType):
-                value = vars(module).get(attr)
-                if is_foldable_value(value) and not isinstance(value, np.generic):
-                    return ir.Const(value)
-    return expr
+        return result
+    return chain
 
 
 def fold_constants(function: ir.Function) -> ir.Function:
     """Evaluate operations on constants, and read global and module constants."""
     written = written_names(function)
     assumed: list[ir.Assumption] = []
-
     effects = Effects(function)
+    in_loops = {id(inner) for stmt in walk_statements(function.body)
+                if isinstance(stmt, (ir.For, ir.While))
+                for inner in walk_statements(stmt.body + stmt.orelse)}
 
     def fold_statement(stmt: ir.Stmt, dirty: bool) -> ir.Stmt:
-        # a global read is only folded where no unseen code can have rebound it since entry
+        # a global is only read where no unseen code can have rebound it since entry
         clean = not dirty and not any(effects.may_run_user_code(expr)
                                       for expr in statement_expressions(stmt))
-        collect = assumed if clean else None
-        return map_statement_expressions(
-            stmt, lambda expr: fold_expression(expr, function, written, collect))
+        folder = _Folder(function, written, assumed if clean else None, id(stmt) in in_loops)
+        if isinstance(stmt, (ir.If, ir.While)) and isinstance(stmt.test, ir.Name):
+            found = folder.values((stmt.test,))  # a global flag: the branch not taken goes
+            if found is not None:
+                test = folder.folded(ir.Const(found[0][0]), found[1])
+                stmt = ir.If(test, stmt.body, stmt.orelse, stmt.loc) if isinstance(stmt, ir.If) \
+                    else ir.While(test, stmt.body, stmt.orelse, stmt.loc)
+        return map_statement_expressions(stmt, folder.fold)
 
     return rewrite_clean_statements(function, fold_statement, assumed, effects)

@@ -4,8 +4,8 @@
 the loop itself would make (`i = 0`, `i = 1`, `i = 2`), followed by the `else` clause, which
 a loop without `break` always runs. That is exactly what the loop does, and it lets
 propagation and folding work on each copy. Only loops over a constant tuple or string (or a
-tuple or list display of constants), or over `range` of constants (the builtin, at a point where no unseen code can have rebound the
-name), of at most 8 turns, with no `break` or `continue` of their own and a small body.
+tuple or list display of constants), or over `range` of constants or of globals holding ints (the builtin, at a point where no unseen
+code can have rebound the names), of at most 8 turns, with no `break` or `continue` of their own and a small body.
 
 Example::
 
@@ -31,7 +31,7 @@ from __future__ import annotations
 import builtins
 
 from .. import ir
-from ..analysis import MAX_FUNCTION_SIZE, body_size, size
+from ..analysis import MAX_FUNCTION_SIZE, body_size, size, written_names
 from ..effects import rewrite_clean_statements
 
 MAX_TURNS = 8
@@ -51,6 +51,7 @@ def _jumps_out(body: tuple[ir.Stmt, ...]) -> bool:
 class _Unroller:
     def __init__(self, function: ir.Function) -> None:
         self.function = function
+        self.written = written_names(function)
         self.assumed: list[ir.Assumption] = []
 
     def turns(self, iterable: ir.Expr) -> list[object] | None:
@@ -61,17 +62,29 @@ class _Unroller:
             case ir.Build("tuple" | "list", elts) if all(isinstance(e, ir.Const) for e in elts):
                 # a display nothing else can reach: building it and iterating it shows nothing
                 return [e.value for e in elts]  # type: ignore[union-attr]
-            case ir.Call(ir.Name("range"), args, ()) if 1 <= len(args) <= 3 and all(
-                    isinstance(a, ir.Const) and type(a.value) is int for a in args):
+            case ir.Call(ir.Name("range"), args, ()) if 1 <= len(args) <= 3:
                 namespace = self.function.namespace
                 found, value = namespace.lookup("range") if namespace else (False, None)
-                if not found or value is not builtins.range:
+                bounds = [self._integer(arg) for arg in args]
+                if not found or value is not builtins.range or None in bounds:
                     return None
-                numbers = range(*(a.value for a in args))  # type: ignore[union-attr]
+                numbers = range(*(bound for bound, _ in bounds))  # type: ignore[misc]
                 if len(numbers) > MAX_TURNS:
                     return None
                 self.assumed.append(ir.Assumption("range", value, "range() unrolled"))
+                self.assumed += [assumption for _, assumption in bounds if assumption]  # type: ignore[misc]
                 return list(numbers)
+        return None
+
+    def _integer(self, expr: ir.Expr) -> tuple[int, ir.Assumption | None] | None:
+        """An int constant, or a global holding one (and the assumption reading it takes)."""
+        if isinstance(expr, ir.Const) and type(expr.value) is int:
+            return expr.value, None
+        namespace = self.function.namespace
+        if isinstance(expr, ir.Name) and namespace is not None and expr.id not in self.written:
+            found, value = namespace.lookup(expr.id)
+            if found and type(value) is int:
+                return value, ir.Assumption(expr.id, value, f"global {expr.id} unrolled")
         return None
 
     def statement(self, stmt: ir.Stmt, dirty: bool) -> ir.Stmt | tuple[ir.Stmt, ...]:

@@ -6,4 +6,4 @@ def f(x):
     return COEFFS[0], COEFFS[1:], 'abc'[::-1], COEFFS[5], x[0]
 # --- after fold_constants ---
 def f(x):
-    return 0.5, (-1.25, 2.0), 'cba', (0.5, -1.25, 2.0)[5], x[0]
+    return 0.5, (-1.25, 2.0), 'cba', COEFFS[5], x[0]
