@@ -600,3 +600,23 @@ def test_calls_from_other_threads_stay_right_while_versions_are_installed():
         for thread in threads:
             thread.join()
     assert failures == []
+
+
+def test_pdb_steps_into_the_generated_source(tmp_path):
+    script = tmp_path / "script.py"
+    script.write_text(textwrap.dedent("""\
+        import symcompile as sc
+
+        @sc.symbolic
+        def f(x):
+            y = x + 1
+            return y * 2
+
+        f(1)
+        print(f(3))
+    """))
+    commands = "b 9\nc\ns\nl\nq\n"
+    result = subprocess.run([sys.executable, "-m", "pdb", str(script)], input=commands,
+                            capture_output=True, text=True, timeout=60)
+    assert "<symcompile: f @ script.py:3" in result.stdout
+    assert "return (x + 1) * 2" in result.stdout
