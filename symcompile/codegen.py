@@ -18,6 +18,7 @@ from types import ModuleType
 from typing import Callable
 
 from . import ir
+from .analysis import local_names, read_counts
 from .ops import OPS
 from .verify import IRError
 
@@ -255,11 +256,17 @@ def function_to_ast(function: ir.Function, recompile: Callable[..., object] | No
     """
     generator = _Generator()
     body = generator.block(function.body)
+    start = int(isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+                and isinstance(body[0].value.value, str))  # after the docstring
+    lost = sorted(name for name in function.locals - local_names(function)
+                  if read_counts(function)[name])
+    if lost:  # `if False: i = None` binds nothing but keeps `i` local, as in the original
+        keeper = ast.Assign([ast.Name(name, ast.Store()) for name in lost], ast.Constant(None),
+                            type_comment=None)
+        body.insert(start, ast.If(ast.Constant(False), [keeper], []))
     checked = [a for a in function.assumptions if a.argument or guard_globals]
     if recompile is not None and checked:
-        docstring = int(isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
-                        and isinstance(body[0].value.value, str))
-        body[docstring:docstring] = generator.guard(function.params, checked, recompile)
+        body[start:start] = generator.guard(function.params, checked, recompile)
     node = ast.FunctionDef(
         name=function.name,
         args=copy.deepcopy(function.params),

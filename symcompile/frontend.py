@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import dataclasses
 import inspect
 import linecache
 import types
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from . import ir
+from .analysis import local_names
 from .errors import SymbolicError
 from .ops import op_for_ast
 
@@ -262,7 +264,7 @@ def namespace_of(func: types.FunctionType) -> ir.Namespace:
 def build_function(source: FunctionSource, namespace: ir.Namespace | None = None) -> ir.Function:
     """The IR of a parsed function; `namespace` lets passes resolve its free names."""
     node = source.node
-    return ir.Function(
+    function = ir.Function(
         name=node.name,
         params=copy.deepcopy(node.args),
         returns=copy.deepcopy(node.returns),
@@ -271,6 +273,7 @@ def build_function(source: FunctionSource, namespace: ir.Namespace | None = None
         loc=_loc(node),
         namespace=namespace,
     )
+    return dataclasses.replace(function, locals=frozenset(local_names(function)))
 
 
 def function_from_text(text: str, filename: str = "<string>") -> ir.Function:

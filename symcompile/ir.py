@@ -338,7 +338,7 @@ class Function:
 
     `filename` and `loc` point at the `def` line in the user's file. `namespace` (None when
     the compiler must not look at globals) is what passes may resolve free names in;
-    `assumptions` lists the globals they relied on.
+    `assumptions` lists the globals they relied on; `locals` the original's local names.
     """
 
     name: str
@@ -349,6 +349,9 @@ class Function:
     loc: Loc = NO_LOC
     namespace: Namespace | None = None
     assumptions: tuple[Assumption, ...] = ()
+    # the names Python made local in the original: a pass may remove every assignment to one
+    # (a loop that never runs), but a read of it must still find a local, unbound
+    locals: frozenset[str] = frozenset()
 
     def with_body(self, body: tuple[Stmt, ...]) -> Function:
         """This function with a new body; `self` when the body is the same object."""
