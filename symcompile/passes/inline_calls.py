@@ -278,4 +278,7 @@ def inline_calls(function: ir.Function) -> ir.Function:
     if function.namespace is None:
         return function
     inliner = _Inliner(function)
-    return rewrite_clean_statements(function, inliner.statement, inliner.assumed)
+    result = rewrite_clean_statements(function, inliner.statement, inliner.assumed)
+    # the callees' locals are locals of this function now (see ir.Function.locals)
+    return result if result is function else \
+        dataclasses.replace(result, locals=result.locals | local_names(result))
