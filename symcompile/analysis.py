@@ -358,6 +358,18 @@ def reads(stmt: ir.Stmt, name: str) -> bool:
     return False
 
 
+def may_leave_block(stmt: ir.Stmt) -> bool:
+    """Whether `stmt` may send control out of its block with `break` or `continue` (looking
+    into opaque code too)."""
+    for inner in walk_statements((stmt,)):
+        if isinstance(inner, (ir.Break, ir.Continue)):
+            return True
+        if isinstance(inner, ir.Opaque) and any(isinstance(node, (ast.Break, ast.Continue))
+                                                for node in ast.walk(inner.node)):
+            return True
+    return False
+
+
 def overwritten_before_read(body: tuple[ir.Stmt, ...], name: str) -> bool:
     """Whether, running `body` from its start, `name` is certainly assigned afresh (or the
     function is left) before its current value can be read: then that value is dead."""
@@ -368,7 +380,7 @@ def overwritten_before_read(body: tuple[ir.Stmt, ...], name: str) -> bool:
             return True
         if isinstance(stmt, (ir.Return, ir.Raise)):
             return True
-        if any(name in assigned_names(inner) for inner in walk_statements((stmt,))) \
-                or isinstance(stmt, (ir.Break, ir.Continue)):
-            return False  # assigned only on some paths, or control leaves the block
+        if may_leave_block(stmt) or any(name in assigned_names(inner)
+                                        for inner in walk_statements((stmt,))):
+            return False  # control may leave the block, or it is assigned only on some paths
     return False

@@ -67,7 +67,8 @@ class _Forwarder:
         """The Name node in `stmt`'s header where `name` is read first, before anything but
         quiet work; None if there is no such place."""
         header = header_expression(stmt)
-        if header is None:
+        if header is None or (isinstance(stmt, ir.AugAssign) and
+                              not is_quiet(stmt.target, bound)):  # `v += ...` reads v first
             return None
         for node, always in evaluation_order(header):
             if node == ir.Name(name):

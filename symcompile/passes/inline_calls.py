@@ -9,8 +9,9 @@ found at compile time is still the one the call would reach. The name of the cal
 assumption the generated code checks on entry.
 
 Not inlined: recursive functions, generators, closures, functions from other modules, functions
-with `*args`/`**kwargs` or with code the compiler keeps opaque, calls with `*`/`**` arguments,
-a `return` inside a loop, and anything over the size budget.
+with `*args`/`**kwargs` or with code the compiler keeps opaque, functions that may read a local
+before binding it (inlined, the local would keep its value from an earlier call), calls with
+`*`/`**` arguments, a `return` inside a loop, and anything over the size budget.
 
 Example::
 
@@ -46,6 +47,7 @@ from ..analysis import (
     MAX_FUNCTION_SIZE,
     local_names,
     parameter_names,
+    reads_in_statement,
     size,
 )
 from ..effects import rewrite_clean_statements
@@ -98,7 +100,8 @@ class _Inliner:
                 callee_ir = frontend.build_function(frontend.read_function_source(callee))
             except SymbolicError:
                 return None
-            if not has_opaque_parts(callee_ir) and size(callee_ir) <= CALLEE_BUDGET:
+            if not has_opaque_parts(callee_ir) and size(callee_ir) <= CALLEE_BUDGET \
+                    and _reads_only_bound_locals(callee_ir):
                 self.callee_ir[code] = callee_ir
         return self.callee_ir[code]
 
@@ -237,6 +240,15 @@ class _Inliner:
         self.size += size(callee_ir)
         self.assumed.append(ir.Assumption(call.func.id, value, f"inlined {call.func.id}"))  # type: ignore[union-attr]
         return statements + list(body), result
+
+
+def _reads_only_bound_locals(function: ir.Function) -> bool:
+    """Whether every read of a local finds it bound. Inlined, the locals live on between calls
+    (in a loop), so a read that would raise UnboundLocalError could see an old value."""
+    locals_ = local_names(function)
+    bound = bound_on_entry(function)
+    return all(reads_in_statement(stmt, name) == 0 or name in bound[id(stmt)]
+               for stmt in walk_statements(function.body) for name in locals_)
 
 
 def _without_docstring(body: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:

@@ -31,7 +31,7 @@ from __future__ import annotations
 import builtins
 
 from .. import ir
-from ..analysis import MAX_FUNCTION_SIZE, body_size, size, written_names
+from ..analysis import MAX_FUNCTION_SIZE, body_size, may_leave_block, size, written_names
 from ..effects import rewrite_clean_statements
 
 MAX_TURNS = 8
@@ -39,13 +39,9 @@ MAX_UNROLLED_NODES = 400
 
 
 def _jumps_out(body: tuple[ir.Stmt, ...]) -> bool:
-    """Whether `body` has a `break` or `continue` of its own (not of a nested loop)."""
-    for stmt in body:
-        if isinstance(stmt, (ir.Break, ir.Continue)):
-            return True
-        if isinstance(stmt, ir.If) and (_jumps_out(stmt.body) or _jumps_out(stmt.orelse)):
-            return True
-    return False
+    """Whether `body` may `break` or `continue` (its own loop's, or, conservatively, a
+    nested loop's)."""
+    return any(may_leave_block(stmt) for stmt in body)
 
 
 class _Unroller:

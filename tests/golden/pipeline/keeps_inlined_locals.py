@@ -1,5 +1,6 @@
-# The same for a callee's local: after inlining, h's i is main's h_i, and the loop that would
-# bind it never runs; reading it must still raise UnboundLocalError.
+# MUST NOT CHANGE: h may read its local i before binding it (the loop that would bind it
+# never runs). Each call of h starts with i unbound; inlined into a loop, h's i would keep
+# its value from the call before. So h is not inlined.
 def h(a):
     for i in range(0):
         a = a + 1
@@ -9,6 +10,4 @@ def main(x):
     return h(x)
 # --- after pipeline ---
 def main(x):
-    if False:
-        h_i = None
-    return h_i
+    return h(x)
