@@ -137,13 +137,20 @@ def assigned_names(stmt: ir.Stmt) -> set[str]:
     return names
 
 
-def local_names(function: ir.Function) -> set[str]:
-    """The function's local variables (as Python decides: bound anywhere, not declared)."""
+def bound_names(function: ir.Function) -> set[str]:
+    """The names the function's code binds somewhere (parameters included), not declared
+    `global` or `nonlocal`: as Python decides, its local variables."""
     usage = opaque_usage(function)
     bound = set(parameter_names(function)) | usage.stored
     for stmt in walk_statements(function.body):
         bound |= assigned_names(stmt)
     return bound - usage.declared
+
+
+def local_names(function: ir.Function) -> set[str]:
+    """The function's local variables: those its code binds, and those of the original whose
+    every binding a pass removed (still locals: reading one raises UnboundLocalError)."""
+    return bound_names(function) | function.locals
 
 
 def written_names(function: ir.Function) -> set[str]:

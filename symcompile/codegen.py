@@ -18,7 +18,7 @@ from types import ModuleType
 from typing import Callable
 
 from . import ir
-from .analysis import local_names, read_counts
+from .analysis import bound_names, read_counts
 from .ops import OPS
 from .verify import IRError
 
@@ -258,7 +258,7 @@ def function_to_ast(function: ir.Function, recompile: Callable[..., object] | No
     body = generator.block(function.body)
     start = int(isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
                 and isinstance(body[0].value.value, str))  # after the docstring
-    lost = sorted(name for name in function.locals - local_names(function)
+    lost = sorted(name for name in function.locals - bound_names(function)
                   if read_counts(function)[name])
     if lost:  # `if False: i = None` binds nothing but keeps `i` local, as in the original
         keeper = ast.Assign([ast.Name(name, ast.Store()) for name in lost], ast.Constant(None),

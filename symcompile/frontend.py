@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from . import ir
-from .analysis import local_names
+from .analysis import bound_names
 from .errors import SymbolicError
 from .ops import op_for_ast
 
@@ -273,7 +273,7 @@ def build_function(source: FunctionSource, namespace: ir.Namespace | None = None
         loc=_loc(node),
         namespace=namespace,
     )
-    return dataclasses.replace(function, locals=frozenset(local_names(function)))
+    return dataclasses.replace(function, locals=frozenset(bound_names(function)))
 
 
 def function_from_text(text: str, filename: str = "<string>") -> ir.Function:

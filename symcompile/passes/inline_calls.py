@@ -40,6 +40,7 @@ from ..analysis import (
     all_names,
     assigned_names,
     bound_after,
+    bound_names,
     bound_on_entry,
     evaluation_order,
     has_opaque_parts,
@@ -293,4 +294,4 @@ def inline_calls(function: ir.Function) -> ir.Function:
     result = rewrite_clean_statements(function, inliner.statement, inliner.assumed)
     # the callees' locals are locals of this function now (see ir.Function.locals)
     return result if result is function else \
-        dataclasses.replace(result, locals=result.locals | local_names(result))
+        dataclasses.replace(result, locals=result.locals | bound_names(result))
