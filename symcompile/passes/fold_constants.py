@@ -3,8 +3,8 @@
 Folding runs the real Python (or NumPy) operation, so the value is exactly what the program
 would compute. An evaluation that raises, warns, or would build a value larger than CPython's
 own folder allows is left in the code to happen at run time. It also reads global constants
-(`SCALE = 2.0`, `DEBUG = False`) and constants of modules (`math.pi`); a global it reads
-becomes an assumption the generated code checks on every call.
+(`SCALE = 2.0`, `DEBUG = False`) and constants of NumPy, math and cmath (`math.pi`); a
+global it reads becomes an assumption the generated code checks on every call.
 
 Example::
 
@@ -29,7 +29,7 @@ import numpy as np
 
 from .. import ir
 from ..analysis import written_names
-from ..effects import Effects, rewrite_clean_statements
+from ..effects import TRUSTED_MODULES, Effects, rewrite_clean_statements
 from ..ops import OPS
 from ..rewrite import map_statement_expressions, statement_expressions, walk_statements
 
@@ -221,7 +221,10 @@ class _Folder:
             case ir.Attribute(ir.Name(module_name), attr) if module_name not in self.written \
                     and self.function.namespace is not None:
                 found_module, module = self.function.namespace.lookup(module_name)
-                if found_module and isinstance(module, types.ModuleType):
+                # constants of library modules are fixed; a module of the program's own (a
+                # `config.SCALE`) may be rebound at run time, so it is read at run time
+                if found_module and isinstance(module, types.ModuleType) and \
+                        module.__name__.split(".")[0] in TRUSTED_MODULES:
                     value = vars(module).get(attr)
                     if is_foldable_value(value) and not isinstance(value, np.generic):
                         return ir.Const(value)
