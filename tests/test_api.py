@@ -620,3 +620,22 @@ def test_pdb_steps_into_the_generated_source(tmp_path):
                             capture_output=True, text=True, timeout=60)
     assert "<symcompile: f @ script.py:3" in result.stdout
     assert "return (x + 1) * 2" in result.stdout
+
+
+def test_a_helper_using_private_names_is_not_inlined_into_a_method(make_module):
+    module = make_module("""
+        import symcompile as sc
+
+        def peek(obj):
+            return obj.__secret
+
+        class C:
+            def __init__(self):
+                self.__secret = "mangled"
+                self.__dict__["__secret"] = "plain"
+
+            @sc.symbolic
+            def get(self):
+                return peek(self)
+    """)
+    assert module.C().get() == "plain"

@@ -9,7 +9,8 @@ found at compile time is still the one the call would reach. The name of the cal
 assumption the generated code checks on entry.
 
 Not inlined: recursive functions, generators, closures, functions from other modules, functions
-with `*args`/`**kwargs` or with code the compiler keeps opaque, functions that may read a local
+with `*args`/`**kwargs` or with code the compiler keeps opaque, functions using private names
+(`obj.__x` means something else inside a method, where it is mangled), functions that may read a local
 before binding it (inlined, the local would keep its value from an earlier call), calls with
 `*`/`**` arguments, a `return` inside a loop, and anything over the size budget.
 
@@ -31,6 +32,7 @@ Example::
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import inspect
 import types
@@ -98,9 +100,12 @@ class _Inliner:
                                                     | inspect.CO_VARARGS | inspect.CO_VARKEYWORDS):
                 return None
             try:
-                callee_ir = frontend.build_function(frontend.read_function_source(callee))
+                source = frontend.read_function_source(callee)
             except SymbolicError:
                 return None
+            if _mentions_private_names(source.node):
+                return None  # `obj.__x` would be mangled differently inside a method
+            callee_ir = frontend.build_function(source)
             if not has_opaque_parts(callee_ir) and size(callee_ir) <= CALLEE_BUDGET \
                     and _reads_only_bound_locals(callee_ir):
                 self.callee_ir[code] = callee_ir
@@ -241,6 +246,14 @@ class _Inliner:
         self.size += size(callee_ir)
         self.assumed.append(ir.Assumption(call.func.id, value, f"inlined {call.func.id}"))  # type: ignore[union-attr]
         return statements + list(body), result
+
+
+def _mentions_private_names(node: ast.AST) -> bool:
+    """Whether the code uses a name Python mangles in a class body (`__x`, not `__x__`)."""
+    def private(name: object) -> bool:
+        return isinstance(name, str) and name.startswith("__") and not name.endswith("__")
+    return any(private(getattr(inner, field, None)) for inner in ast.walk(node)
+               for field in ("id", "attr", "arg"))
 
 
 def _reads_only_bound_locals(function: ir.Function) -> bool:
