@@ -639,3 +639,24 @@ def test_a_helper_using_private_names_is_not_inlined_into_a_method(make_module):
                 return peek(self)
     """)
     assert module.C().get() == "plain"
+
+
+def test_a_helper_reading_a_global_the_closure_shadows_is_not_inlined(make_module):
+    module = make_module("""
+        import symcompile as sc
+
+        scale = 2
+
+        def times(x):
+            return x * scale
+
+        def make():
+            scale = 100
+
+            @sc.symbolic
+            def f(x):
+                return times(x) + scale
+
+            return f
+    """)
+    assert module.make()(1) == 102

@@ -220,8 +220,9 @@ class _Inliner:
         callee_locals = local_names(callee_ir)
         free = {n.id for s in walk_statements(callee_ir.body) for e in statement_expressions(s)
                 for n in walk_expr(e) if isinstance(n, ir.Name)} - callee_locals
-        if free & self.caller_locals:
-            return None  # the caller's locals would capture names the callee reads globally
+        closure = self.namespace.closure if self.namespace is not None else frozenset()
+        if free & (self.caller_locals | closure):
+            return None  # the caller's own names would capture names the callee reads globally
         prefix = callee.__name__
         names = {local: self._fresh(f"{prefix}_{local}") for local in sorted(callee_locals)}
         arguments = {**{index: arg for index, arg in enumerate(call.args)},
