@@ -660,3 +660,17 @@ def test_a_helper_reading_a_global_the_closure_shadows_is_not_inlined(make_modul
             return f
     """)
     assert module.make()(1) == 102
+
+
+def test_a_lambda_bound_to_a_global_is_inlined_under_that_name(make_module):
+    module = make_module("""
+        import symcompile as sc
+
+        square = lambda x: x * x
+
+        @sc.symbolic
+        def f(y):
+            return square(y) + 1
+    """)
+    assert module.f(3) == 10
+    assert "return y * y + 1" in module.f.source

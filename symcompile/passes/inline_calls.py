@@ -223,7 +223,7 @@ class _Inliner:
         closure = self.namespace.closure if self.namespace is not None else frozenset()
         if free & (self.caller_locals | closure):
             return None  # the caller's own names would capture names the callee reads globally
-        prefix = callee.__name__
+        prefix = call.func.id  # type: ignore[union-attr]  # the name the caller uses
         names = {local: self._fresh(f"{prefix}_{local}") for local in sorted(callee_locals)}
         arguments = {**{index: arg for index, arg in enumerate(call.args)},
                      **{kw.name: kw.value for kw in call.keywords}}
