@@ -66,6 +66,16 @@ def _immutable(value: object) -> bool:
     return is_foldable_value(value) and not isinstance(value, np.generic)
 
 
+def _constant_items(expr: ir.Expr) -> tuple[ir.Const, ...] | None:
+    """The items of a constant tuple, or of a tuple or list display of constants."""
+    if isinstance(expr, ir.Const) and type(expr.value) is tuple:
+        return tuple(ir.Const(item) for item in expr.value)
+    if isinstance(expr, ir.Build) and expr.kind in ("tuple", "list") and \
+            all(isinstance(elt, ir.Const) for elt in expr.elts):
+        return expr.elts  # type: ignore[return-value]
+    return None
+
+
 def _constant_truth(expr: ir.Expr) -> bool | None:
     if isinstance(expr, ir.Const) and is_foldable_value(expr.value):
         return bool(expr.value)
@@ -140,6 +150,11 @@ class _Propagator:
                 return _substitute(stmt, env), env, True
         stmt = _substitute(stmt, env)
         match stmt:
+            case ir.Assign((ir.Build("tuple" | "list", names),), value, loc) \
+                    if (values := _constant_items(value)) is not None and len(names) == len(values) \
+                    and all(isinstance(n, ir.Name) for n in names):
+                # `a, b = 1, 2` binds a then b, exactly as `a = 1` then `b = 2` do
+                return [ir.Assign((name,), item, loc) for name, item in zip(names, values)]
             case ir.AugAssign(ir.Name(name) as target, op, value, loc) \
                     if isinstance(known := env.get(name), ir.Const) and _immutable(known.value):
                 # `n += v` with n a known int (float, str...): these types have no in-place
