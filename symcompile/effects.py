@@ -18,7 +18,14 @@ from typing import Callable, Sequence
 from . import frontend, ir
 from .analysis import assignment_counts, local_names, untracked_names
 from .errors import SymbolicError
-from .rewrite import nested_bodies, statement_expressions, walk_expr, walk_statements, with_bodies
+from .rewrite import (
+    nested_bodies,
+    statement_expressions,
+    unchanged_or_new,
+    walk_expr,
+    walk_statements,
+    with_bodies,
+)
 
 # modules whose functions, given numbers and arrays, never call back into user code
 TRUSTED_MODULES = ("numpy", "math", "cmath")
@@ -181,8 +188,7 @@ def rewrite_clean_statements(
                 replaced = rewrite(stmt, dirty)
                 dirty = dirty or effects.statement_may_run_user_code(stmt)
             result += replaced if isinstance(replaced, tuple) else (replaced,)
-        same = len(result) == len(body) and all(a is b for a, b in zip(body, result))
-        return (body if same else tuple(result)), dirty
+        return unchanged_or_new(body, result), dirty
 
     body = block(function.body, False)[0]
     if body is function.body:

@@ -50,7 +50,13 @@ def walk_expr(expr: ir.Expr) -> Iterator[ir.Expr]:
 
 
 def _same(old: tuple[object, ...], new: tuple[object, ...]) -> bool:
-    return all(a is b for a, b in zip(old, new))
+    return len(old) == len(new) and all(a is b for a, b in zip(old, new))
+
+
+def unchanged_or_new(old: tuple[ir.Stmt, ...], new: list[ir.Stmt] | tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
+    """`old` itself if `new` holds the very same statements, else `new` as a tuple: how a pass
+    keeps the pipeline's fixed-point test (an identity check) honest."""
+    return old if _same(old, tuple(new)) else tuple(new)
 
 
 def map_expr(expr: ir.Expr, fn: ExprMap) -> ir.Expr:
@@ -231,8 +237,7 @@ def map_statements(body: tuple[ir.Stmt, ...], fn: Callable[[ir.Stmt], ir.Stmt]) 
             stmt = with_bodies(stmt, map_statements(bodies[0], fn), map_statements(bodies[1], fn))
         return fn(stmt)
 
-    mapped = tuple(visit(stmt) for stmt in body)
-    return body if _same(body, mapped) and len(body) == len(mapped) else mapped
+    return unchanged_or_new(body, [visit(stmt) for stmt in body])
 
 
 def rename(body: tuple[ir.Stmt, ...], names: dict[str, str]) -> tuple[ir.Stmt, ...]:

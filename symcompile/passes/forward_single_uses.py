@@ -40,6 +40,7 @@ from ..rewrite import (
     map_statements,
     nested_bodies,
     replace_first,
+    unchanged_or_new,
     walk_expr,
     with_bodies,
     with_header,
@@ -101,8 +102,7 @@ class _Forwarder:
                 stmt = with_header(stmt, replace_first(header_expression(stmt), use, value))  # type: ignore[arg-type]
                 result.pop()
             result.append(stmt)
-        same = len(result) == len(body) and all(a is b for a, b in zip(result, body))
-        return body if same else tuple(result)
+        return unchanged_or_new(body, result)
 
 
 def forward_single_uses(function: ir.Function) -> ir.Function:

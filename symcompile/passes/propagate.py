@@ -36,7 +36,7 @@ import numpy as np
 
 from .. import ir
 from ..analysis import assigned_names, local_names, untracked_names
-from ..rewrite import map_statement_expressions, walk_statements, with_bodies
+from ..rewrite import map_statement_expressions, unchanged_or_new, walk_statements, with_bodies
 from .fold_constants import is_foldable_value
 
 Env = dict[str, ir.Expr]
@@ -105,14 +105,8 @@ class _Propagator:
             new_stmt, env, ends = replacement
             result.append(new_stmt)
             if ends:
-                return self._same(body, result), env, True
-        return self._same(body, result), env, False
-
-    @staticmethod
-    def _same(old: tuple[ir.Stmt, ...], new: list[ir.Stmt]) -> tuple[ir.Stmt, ...]:
-        if len(old) == len(new) and all(a is b for a, b in zip(old, new)):
-            return old
-        return tuple(new)
+                return unchanged_or_new(body, result), env, True
+        return unchanged_or_new(body, result), env, False
 
     def statement(self, stmt: ir.Stmt, env: Env) -> list[ir.Stmt] | tuple[ir.Stmt, Env, bool]:
         match stmt:
