@@ -1757,6 +1757,24 @@ def math_constants(x):
 
 
 # ---------------------------------------------------------------------------
+# inlining: `*` arguments, returns inside loops, callees from other modules
+# ---------------------------------------------------------------------------
+
+
+# `*` arguments spread into inlined calls: displays, a constant tuple, a global tuple
+def inline_star_arguments(x, y):
+    return _poly(*(x, y)), _poly(x, *(1.0, -0.0)), _poly(*_LIMITS, c=y), _add(*[y, x])
+
+
+# a spread display evaluates its items in order; a spread that does not fit raises TypeError
+def inline_star_order(x, n):
+    first = _add(*(_log_and_return("a", x), _log_and_return("b", 2.0)))
+    if n > 3:
+        return _add(*(x, x, x))
+    return first
+
+
+# ---------------------------------------------------------------------------
 # registry
 # ---------------------------------------------------------------------------
 

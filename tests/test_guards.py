@@ -108,3 +108,26 @@ def test_builtins_the_code_relies_on_are_checked_too(make_module):
     assert module.f() == 3
     module.abs = lambda value: "shadowed"
     assert module.f() == "shadowed"
+
+
+def test_a_global_tuple_spread_into_an_inlined_call_is_checked(make_module):
+    module = make_module("""
+        import symcompile as sc
+
+        PAIR = (1.0, 2.0)
+
+        def add(a, b):
+            return a + b
+
+        @sc.symbolic
+        def f():
+            return add(*PAIR)
+    """)
+    assert module.f() == 3.0
+    assert "PAIR is not PAIR_2" in module.f.source
+    assert "return 3.0" in module.f.source
+    module.PAIR = (10.0, 20.0)
+    assert module.f() == 30.0
+    module.PAIR = (1.0, 2.0, 3.0)
+    with pytest.raises(TypeError):
+        module.f()

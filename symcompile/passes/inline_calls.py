@@ -12,7 +12,9 @@ Not inlined: recursive functions, generators, closures, functions from other mod
 with `*args`/`**kwargs` or with code the compiler keeps opaque, functions using private names
 (`obj.__x` means something else inside a method, where it is mangled), functions that may read a local
 before binding it (inlined, the local would keep its value from an earlier call), calls with
-`*`/`**` arguments, a `return` inside a loop, and anything over the size budget.
+`**` arguments or with a `*` argument whose items are not known (a display `*(a, b)`, a
+constant tuple or a global bound to a tuple is spread out), a `return` inside a loop, and
+anything over the size budget.
 
 Example::
 
@@ -77,6 +79,19 @@ def _callee_function(value: object) -> types.FunctionType | None:
     return original if isinstance(original, types.FunctionType) else None
 
 
+@dataclasses.dataclass(frozen=True)
+class _Target:
+    """A call the inliner can replace: the function it reaches, that function's IR, the value
+    the caller's name holds, the positional arguments (any `*` spread out) and what spreading
+    them relied on."""
+
+    callee: types.FunctionType
+    callee_ir: ir.Function
+    value: object
+    arguments: tuple[ir.Expr, ...]
+    assumptions: list[ir.Assumption]
+
+
 class _Inliner:
     def __init__(self, function: ir.Function) -> None:
         self.function = function
@@ -134,12 +149,12 @@ class _Inliner:
                             pending.append(found)
         return False
 
-    def _inlinable(self, call: ir.Call) -> tuple[types.FunctionType, ir.Function, object] | None:
+    def _inlinable(self, call: ir.Call) -> _Target | None:
         if not isinstance(call.func, ir.Name) or call.func.id in self.caller_locals \
-                or self.namespace is None:
+                or self.namespace is None or any(kw.name is None for kw in call.keywords):
             return None
-        if any(isinstance(arg, ir.Starred) for arg in call.args) or \
-                any(kw.name is None for kw in call.keywords):
+        spread = self._spread(call.args)
+        if spread is None:
             return None
         found, value = self.namespace.lookup(call.func.id)
         callee = _callee_function(value) if found else None
@@ -148,7 +163,37 @@ class _Inliner:
         callee_ir = self._ir_of(callee)
         if callee_ir is None or self._recursive(callee):
             return None
-        return callee, callee_ir, value
+        arguments, assumptions = spread
+        return _Target(callee, callee_ir, value, arguments, assumptions)
+
+    def _spread(self, args: tuple[ir.Expr, ...]) -> tuple[tuple[ir.Expr, ...], list[ir.Assumption]] | None:
+        """The positional arguments with each `*` argument whose items are known spread out:
+        `*(a, b)` (a display, evaluated in order right there), `*(1, 2)` (a constant tuple) and
+        `*PAIR` (a global bound to a tuple, an assumption); None if some count is unknown."""
+        spread: list[ir.Expr] = []
+        assumptions: list[ir.Assumption] = []
+        for arg in args:
+            match arg:
+                case ir.Starred(ir.Build("tuple" | "list", elts)) if not any(
+                        isinstance(elt, ir.Starred) for elt in elts):
+                    spread += elts
+                case ir.Starred(ir.Const(items)) if type(items) is tuple:
+                    spread += [ir.Const(item) for item in items]
+                case ir.Starred(ir.Name(name)) if (items := self._global_tuple(name)) is not None:
+                    spread += [ir.Const(item) for item in items]
+                    assumptions.append(ir.Assumption(name, items, f"*{name} spread"))
+                case ir.Starred():
+                    return None
+                case _:
+                    spread.append(arg)
+        return tuple(spread), assumptions
+
+    def _global_tuple(self, name: str) -> tuple[object, ...] | None:
+        """The tuple a global name is bound to, if it is one."""
+        if name in self.caller_locals or self.namespace is None:
+            return None
+        found, value = self.namespace.lookup(name)
+        return value if found and type(value) is tuple else None  # type: ignore[return-value]
 
     # ---------------------------------------------------------- statements
 
@@ -159,8 +204,8 @@ class _Inliner:
         bound = self.bound.get(id(stmt), self.parameters)
         hoisted: list[ir.Stmt] = []
         while (found := self._first_call(stmt, bound)) is not None:
-            call, callee, callee_ir, value, spills = found
-            expanded = self._expand(call, callee, callee_ir, value, stmt.loc)
+            call, target, spills = found
+            expanded = self._expand(call, target, stmt.loc)
             if expanded is None:
                 break
             statements, result = expanded
@@ -174,7 +219,8 @@ class _Inliner:
             bound = bound_after(tuple(statements), bound)
         return (*hoisted, stmt) if hoisted else stmt
 
-    def _first_call(self, stmt: ir.Stmt, bound: frozenset[str]):  # type: ignore[no-untyped-def]
+    def _first_call(self, stmt: ir.Stmt,
+                    bound: frozenset[str]) -> tuple[ir.Call, _Target, list[ir.Expr]] | None:
         """The first inlinable call in `stmt`'s header that is always evaluated, and the work
         Python does before it there (to keep in temporaries: the body will run before the
         statement). Work before it that cannot be kept aside (reading a global or an
@@ -196,9 +242,9 @@ class _Inliner:
             loud = [expr for expr in before if not is_quiet(expr, bound)]
             if any(isinstance(expr, (ir.Name, ir.Attribute)) for expr in loud):
                 continue
-            found = self._inlinable(node)
-            if found is not None:
-                return (node, *found, list(reversed(loud)))
+            target = self._inlinable(node)
+            if target is not None:
+                return node, target, list(reversed(loud))
         return None
 
     def _fresh(self, wanted: str) -> str:
@@ -209,11 +255,12 @@ class _Inliner:
         self.taken.add(name)
         return name
 
-    def _expand(self, call: ir.Call, callee: types.FunctionType, callee_ir: ir.Function,
-                value: object, loc: ir.Loc) -> tuple[list[ir.Stmt], ir.Expr] | None:
+    def _expand(self, call: ir.Call, target: _Target,
+                loc: ir.Loc) -> tuple[list[ir.Stmt], ir.Expr] | None:
         """The statements that replace `call`, and the expression its value is then."""
+        callee, callee_ir = target.callee, target.callee_ir
         try:
-            binding = inspect.signature(callee).bind(*range(len(call.args)),
+            binding = inspect.signature(callee).bind(*range(len(target.arguments)),
                                                      **{kw.name: kw.name for kw in call.keywords})
         except TypeError:  # the call does not fit: it raises at run time, as it should
             return None
@@ -225,7 +272,7 @@ class _Inliner:
             return None  # the caller's own names would capture names the callee reads globally
         prefix = call.func.id  # type: ignore[union-attr]  # the name the caller uses
         names = {local: self._fresh(f"{prefix}_{local}") for local in sorted(callee_locals)}
-        arguments = {**{index: arg for index, arg in enumerate(call.args)},
+        arguments = {**{index: arg for index, arg in enumerate(target.arguments)},
                      **{kw.name: kw.value for kw in call.keywords}}
         parameter_of = {key: param for param, key in binding.arguments.items()}
         statements: list[ir.Stmt] = []
@@ -245,7 +292,8 @@ class _Inliner:
                 result_name in assigned_names(stmt) for stmt in walk_statements(tuple(rest))):
             body, result = tuple(rest), last.value
         self.size += size(callee_ir)
-        self.assumed.append(ir.Assumption(call.func.id, value, f"inlined {call.func.id}"))  # type: ignore[union-attr]
+        self.assumed += [ir.Assumption(call.func.id, target.value, f"inlined {call.func.id}"),  # type: ignore[union-attr]
+                         *target.assumptions]
         return statements + list(body), result
 
 

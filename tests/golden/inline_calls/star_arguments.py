@@ -1,0 +1,33 @@
+# `*` arguments whose items are known are spread out: a display (its items are evaluated in
+# order, right where the call evaluates them), a constant tuple, a global bound to a tuple (an
+# assumption checked on entry, like the callee's name). Missing parameters take their defaults.
+PAIR = (1.0, 2.0)
+
+def add3(a, b, c=0.5):
+    return a + b + c
+
+def f(x, y):
+    u = add3(*(x, y))
+    v = add3(x, *(1, 2))
+    w = add3(*PAIR)
+    z = add3(*[y, x], c=x)
+    return u, v, w, z
+# --- after inline_calls ---
+def f(x, y):
+    add3_a = x
+    add3_b = y
+    add3_c = 0.5
+    u = add3_a + add3_b + add3_c
+    add3_a_2 = x
+    add3_b_2 = 1
+    add3_c_2 = 2
+    v = add3_a_2 + add3_b_2 + add3_c_2
+    add3_a_3 = 1.0
+    add3_b_3 = 2.0
+    add3_c_3 = 0.5
+    w = add3_a_3 + add3_b_3 + add3_c_3
+    add3_a_4 = y
+    add3_b_4 = x
+    add3_c_4 = x
+    z = add3_a_4 + add3_b_4 + add3_c_4
+    return u, v, w, z
