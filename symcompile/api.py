@@ -35,6 +35,12 @@ GENERAL: tuple[object, ...] = ()
 # after this many recompiles forced by changed globals, stop relying on globals at all
 MAX_STALE_RECOMPILES = 5
 
+# the argument types a version may be specialized for (exact types, not subclasses)
+SPECIALIZED_TYPES = (bool, int, float, complex)
+# after this many calls with other argument types than the installed version's, install the
+# version that takes any types
+MAX_TYPE_MISSES = 5
+
 _registry: weakref.WeakSet[SymbolicFunction] = weakref.WeakSet()
 _registry_lock = threading.Lock()
 _disable_depth = 0
@@ -94,18 +100,23 @@ class SymbolicFunction:
     """The state behind one `@symbolic` function: its source, cache of versions and call path."""
 
     def __init__(self, original: types.FunctionType, passes: Sequence[Pass], guards: bool,
-                 static_argnames: Sequence[str] = ()) -> None:
+                 static_argnames: Sequence[str] = (), fastmath: bool = False) -> None:
         self.original = original
         self.passes = tuple(passes)
         self.guards = guards
+        self.fastmath = fastmath
         self.signature = inspect.signature(original)
         self.static_argnames = _checked_static_argnames(self.signature, static_argnames, original)
         self.stale_recompiles = 0
+        self.type_misses = 0
         self.installed_key: tuple[object, ...] | None = None
         self.source = frontend.read_function_source(original)
         self.scope = loader.Scope.of(original)
         self.pass_through = bool(original.__code__.co_flags & frontend.PASS_THROUGH_FLAGS)
+        # per key: the version compiled for the argument types of the call that made it, and
+        # (where that one relies on them) the version for any types
         self.versions: dict[tuple[object, ...], CompiledVersion] = {}
+        self.untyped: dict[tuple[object, ...], CompiledVersion] = {}
         self.lock = threading.Lock()
         self.stubs: dict[int, types.CodeType] = {}
         self.wrapper = self._make_wrapper()
@@ -134,17 +145,21 @@ class SymbolicFunction:
             return self.original(*args, **kwargs)
         return self.version(*self.key_for(args, kwargs)).function(*args, **kwargs)
 
-    def key_for(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[tuple[object, ...], dict[str, Any]]:
-        """The cache key of the version these arguments select, and the static values in it.
+    def key_for(self, args: tuple[Any, ...], kwargs: dict[str, Any],
+                ) -> tuple[tuple[object, ...], dict[str, Any], dict[str, type]]:
+        """The cache key of the version these arguments select, the static values in it, and
+        the types of the other arguments (those of `SPECIALIZED_TYPES`).
 
         Raises TypeError, as the function would, when the arguments do not fit."""
-        if not self.static_argnames:
-            self.signature.bind(*args, **kwargs)
-            return GENERAL, {}
         bound = self.signature.bind(*args, **kwargs)
         bound.apply_defaults()
         values = {name: bound.arguments[name] for name in self.static_argnames}
-        return tuple((name, ir.const_key(value)) for name, value in values.items()), values
+        kinds = {name: type(value) for name, value in bound.arguments.items()
+                 if name not in values and type(value) in SPECIALIZED_TYPES
+                 and self.signature.parameters[name].kind not in (inspect.Parameter.VAR_POSITIONAL,
+                                                                  inspect.Parameter.VAR_KEYWORD)}
+        key = tuple((name, ir.const_key(value)) for name, value in values.items())
+        return key, values, kinds
 
     def _padded(self, free_count: int) -> loader.Scope:
         """The original's scope, padded with empty cells up to `free_count` free variables."""
@@ -183,16 +198,36 @@ class SymbolicFunction:
 
     # ---------------------------------------------------------------- cache
 
-    def version(self, key: tuple[object, ...], static: dict[str, Any]) -> CompiledVersion:
+    def version(self, key: tuple[object, ...], static: dict[str, Any],
+                kinds: dict[str, type]) -> CompiledVersion:
         """The compiled version for `key` (made with the `static` argument values), compiling
-        it once if needed. The first version compiled is the one installed."""
+        it once if needed for arguments of the types `kinds`. The first version compiled is
+        the one installed."""
         with self.lock:
             found = self.versions.get(key)
             if found is None:
-                found = self.versions[key] = self._compile(static)
+                found = self.versions[key] = self._compile(static, kinds)
+                if not _relied_types(found):
+                    self.untyped[key] = found
                 if self.installed_key is None:
                     self.installed_key = key
                     self._install()
+            return found
+
+    def selected_version(self, key: tuple[object, ...], static: dict[str, Any],
+                         kinds: dict[str, type]) -> CompiledVersion:
+        """The version a call with these arguments runs."""
+        found = self.version(key, static, kinds)
+        if all(kinds.get(name) is kind for name, kind in _relied_types(found).items()):
+            return found
+        return self.untyped_version(key, static)
+
+    def untyped_version(self, key: tuple[object, ...], static: dict[str, Any]) -> CompiledVersion:
+        """The version for `key` that takes arguments of any type, compiling it if needed."""
+        with self.lock:
+            found = self.untyped.get(key)
+            if found is None:
+                found = self.untyped[key] = self._compile(static, {})
             return found
 
     def general_version(self) -> CompiledVersion:
@@ -201,15 +236,17 @@ class SymbolicFunction:
                 f"{self.original.__qualname__} specializes on {', '.join(self.static_argnames)}: "
                 f"it has no version without arguments; use symcompile.source(f, *args) to see "
                 f"the version some arguments select")
-        return self.version(GENERAL, {})
+        return self.untyped_version(GENERAL, {})
 
     def clear(self) -> None:
         """Forget every compiled version; the next call compiles again."""
         with self.lock:
-            for version in self.versions.values():
+            for version in {id(v): v for v in [*self.versions.values(), *self.untyped.values()]}.values():
                 self._forget(version)
             self.versions.clear()
+            self.untyped.clear()
             self.installed_key = None
+            self.type_misses = 0
             self._install()
 
     @staticmethod
@@ -222,25 +259,46 @@ class SymbolicFunction:
         self.clear()
         self.stale_recompiles = 0
         if not self.static_argnames:
-            self.version(GENERAL, {})
+            self.version(GENERAL, {}, {})
 
     def _stale_call(self, *args: Any, **kwargs: Any) -> Any:
         """Where a failed guard sends the call: a global the compiled code relied on has been
         rebound (or deleted), or a static argument has another value. Run the version for
         these arguments and the globals as they are now, compiling it if needed."""
-        key, static = self.key_for(args, kwargs)
+        key, static, kinds = self.key_for(args, kwargs)
         with self.lock:
             version = self.versions.get(key)
             if version is not None and not self._globals_hold(version):
                 self.stale_recompiles += 1
                 self._forget(version)
                 version = None
+            untyped = self.untyped.get(key)
+            if untyped is not None and untyped is not version and not self._globals_hold(untyped):
+                self._forget(untyped)
+                del self.untyped[key]
             if version is None:
-                version = self.versions[key] = self._compile(static)
+                self.untyped.pop(key, None)
+                version = self.versions[key] = self._compile(static, kinds)
+                if not _relied_types(version):
+                    self.untyped[key] = version
                 if key == self.installed_key or self.installed_key is None:
                     self.installed_key = key
                     self._install()
         return version.function(*args, **kwargs)
+
+    def _type_miss(self, *args: Any, **kwargs: Any) -> Any:
+        """Where a failed type check sends the call: an argument's type is not the one the
+        version was compiled for. Run the version for any types; after `MAX_TYPE_MISSES` such
+        calls, install that version instead."""
+        key, static, _ = self.key_for(args, kwargs)
+        untyped = self.untyped_version(key, static)
+        with self.lock:
+            self.type_misses += 1
+            if self.type_misses >= MAX_TYPE_MISSES and self.versions.get(key) is not untyped:
+                self.versions[key] = untyped
+                if key == self.installed_key:
+                    self._install()
+        return untyped.function(*args, **kwargs)
 
     def _globals_hold(self, version: CompiledVersion) -> bool:
         """Whether every global the version relies on still has the value it was compiled with."""
@@ -258,11 +316,11 @@ class SymbolicFunction:
         """A version that runs the original code: the whole function kept opaque."""
         return CompiledVersion(self.original, self.source.text, note=note)
 
-    def _compile(self, static: dict[str, Any]) -> CompiledVersion:
+    def _compile(self, static: dict[str, Any], kinds: dict[str, type]) -> CompiledVersion:
         if self.pass_through:
             return self._as_written("generator or coroutine: passed through unchanged")
         try:
-            return self._compile_ir(static)
+            return self._compile_ir(static, kinds)
         except SymbolicError:
             raise
         except RecursionError:
@@ -275,12 +333,16 @@ class SymbolicFunction:
                 "symcompile.disable()",
             ) from exc
 
-    def _compile_ir(self, static: dict[str, Any]) -> CompiledVersion:
+    def _compile_ir(self, static: dict[str, Any], kinds: dict[str, type]) -> CompiledVersion:
         # a function whose globals keep changing under it is compiled without relying on any
         resolve_globals = self.stale_recompiles < MAX_STALE_RECOMPILES
+        # nor on argument types when they keep changing
+        kinds = kinds if self.type_misses < MAX_TYPE_MISSES else {}
         _, after, log = pipeline.optimize(self.original, self.passes, source=self.source,
-                                          resolve_globals=resolve_globals, static=static)
-        generated = codegen.render_function(after, self._stale_call, guard_globals=self.guards)
+                                          resolve_globals=resolve_globals, static=static,
+                                          argument_types=kinds, fastmath=self.fastmath)
+        generated = codegen.render_function(after, self._stale_call, guard_globals=self.guards,
+                                            type_miss=self._type_miss)
         bindings = generated.bindings
         # pad to the public function's closure, which can grow but never shrink
         padding = len(self.wrapper.__closure__ or ()) - len(set(self.scope.closure) | set(bindings))
@@ -297,6 +359,12 @@ class SymbolicFunction:
                              col=node.col_offset, source_line=line, hint=hint)
 
 
+def _relied_types(version: CompiledVersion) -> dict[str, type]:
+    """The argument types a version relies on (checked on its entry)."""
+    assumptions = version.ir.assumptions if version.ir is not None else ()
+    return {a.name: a.value for a in assumptions if a.of_type}  # type: ignore[misc]
+
+
 # -------------------------------------------------------------- public API
 
 
@@ -304,11 +372,12 @@ class SymbolicFunction:
 def symbolic(func: F, /) -> F: ...
 @overload
 def symbolic(*, passes: Sequence[Pass] | None = None, guards: bool = True,
-             static_argnames: Sequence[str] = ()) -> Callable[[F], F]: ...
+             static_argnames: Sequence[str] = (), fastmath: bool = False) -> Callable[[F], F]: ...
 
 
 def symbolic(func: Any = None, /, *, passes: Sequence[Pass] | None = None,
-             guards: bool = True, static_argnames: Sequence[str] = ()) -> Any:
+             guards: bool = True, static_argnames: Sequence[str] = (),
+             fastmath: bool = False) -> Any:
     """Compile `func` to optimized Python on its first call; later calls run the compiled code.
 
     Use bare (`@symbolic`) or with options (`@symbolic(guards=False)`). The result is a plain
@@ -323,9 +392,17 @@ def symbolic(func: Any = None, /, *, passes: Sequence[Pass] | None = None,
       static_argnames: parameters to specialize on: one version is compiled (and cached) for
         each value they take, with the value written into the code. `symcompile.source(f,
         *args)` shows the version some arguments select.
+      fastmath: also apply the rewrites that are true for real numbers but not for floats
+        (`x + 0.0 → x` is wrong for -0.0, `x - x → 0.0` for inf and NaN); see the rules
+        ledger in the docs for each one.
+
+    A call with arguments of type bool, int, float or complex may get a version compiled for
+    those exact types (where a rewrite depends on them); it checks them on entry, and other
+    types run a version that takes any.
     """
     chosen = pipeline.PASSES if passes is None else tuple(passes)
-    options = {"passes": chosen, "guards": guards, "static_argnames": tuple(static_argnames)}
+    options = {"passes": chosen, "guards": guards, "static_argnames": tuple(static_argnames),
+               "fastmath": fastmath}
     if func is None:
         return functools.partial(_decorate, **options)
     return _decorate(func, **options)
@@ -344,8 +421,9 @@ def _checked_static_argnames(signature: inspect.Signature, names: Sequence[str],
 
 
 def _decorate(func: Any, passes: Sequence[Pass], guards: bool = True,
-              static_argnames: tuple[str, ...] = ()) -> Any:
-    options = {"passes": passes, "guards": guards, "static_argnames": static_argnames}
+              static_argnames: tuple[str, ...] = (), fastmath: bool = False) -> Any:
+    options = {"passes": passes, "guards": guards, "static_argnames": static_argnames,
+               "fastmath": fastmath}
     if isinstance(func, (staticmethod, classmethod)):
         return type(func)(_decorate(func.__func__, **options))
     if isinstance(func, types.MethodType):
@@ -358,7 +436,7 @@ def _decorate(func: Any, passes: Sequence[Pass], guards: bool = True,
             f"@symbolic compiles Python functions; got {type(func).__name__} {func!r}",
             hint="decorate a function written in Python (def or lambda)",
         )
-    return SymbolicFunction(func, passes, guards, static_argnames).wrapper
+    return SymbolicFunction(func, passes, guards, static_argnames, fastmath).wrapper
 
 
 def _version_for(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any], caller: str,
@@ -371,7 +449,7 @@ def _version_for(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any], calle
         raise TypeError(f"{caller}() expects a @symbolic function; got {func!r} "
                         f"(decorate it with @symcompile.symbolic first)")
     bound_self = (func.__self__,) if isinstance(func, types.MethodType) else ()
-    return state.version(*state.key_for((*bound_self, *args), kwargs))
+    return state.selected_version(*state.key_for((*bound_self, *args), kwargs))
 
 
 def source(func: Any, *args: Any, **kwargs: Any) -> str:

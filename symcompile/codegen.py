@@ -135,6 +135,16 @@ class _Generator:
         stale = ast.If(load, [forwarding_call(params, self.bind(recompile, "recompile"))], [])
         return [check, stale]
 
+    def type_guard(self, params: ast.arguments, assumptions: list[ir.Assumption],
+                   type_miss: Callable[..., object]) -> ast.stmt:
+        """After the guard above: `if type(x) is not float: return type_miss(x)`, for the
+        argument types the version relies on; `type_miss` runs a version for other types."""
+        checks = [ast.Compare(ast.Call(self.bind(type, "type"), [ast.Name(a.name, ast.Load())], []),
+                              [ast.IsNot()], [self.bind(a.value, a.value.__name__)])  # type: ignore[attr-defined]
+                  for a in assumptions]
+        test = checks[0] if len(checks) == 1 else ast.BoolOp(ast.Or(), checks)
+        return ast.If(test, [forwarding_call(params, self.bind(type_miss, "other_types"))], [])
+
     def optional(self, expr: ir.Expr | None) -> ast.expr | None:
         return None if expr is None else self.expr(expr)
 
@@ -248,11 +258,13 @@ def forwarding_call(params: ast.arguments, callee: ast.expr) -> ast.Return:
 
 
 def function_to_ast(function: ir.Function, recompile: Callable[..., object] | None = None,
-                    guard_globals: bool = True) -> tuple[ast.FunctionDef, dict[str, object]]:
+                    guard_globals: bool = True, type_miss: Callable[..., object] | None = None,
+                    ) -> tuple[ast.FunctionDef, dict[str, object]]:
     """A Python `def` for `function` (no decorators), and the objects it binds by name.
 
     With `recompile`, the function starts by checking its assumptions (see `_Generator.guard`):
-    always those about its arguments, those about globals if `guard_globals`.
+    always those about its arguments' values, those about globals if `guard_globals`. With
+    `type_miss`, it then checks the argument types it relies on (`_Generator.type_guard`).
     """
     generator = _Generator()
     body = generator.block(function.body)
@@ -264,7 +276,10 @@ def function_to_ast(function: ir.Function, recompile: Callable[..., object] | No
         keeper = ast.Assign([ast.Name(name, ast.Store()) for name in lost], ast.Constant(None),
                             type_comment=None)
         body.insert(start, ast.If(ast.Constant(False), [keeper], []))
-    checked = [a for a in function.assumptions if a.argument or guard_globals]
+    checked = [a for a in function.assumptions if (a.argument or guard_globals) and not a.of_type]
+    typed = [a for a in function.assumptions if a.of_type]
+    if type_miss is not None and typed:
+        body.insert(start, generator.type_guard(function.params, typed, type_miss))
     if recompile is not None and checked:
         body[start:start] = generator.guard(function.params, checked, recompile)
     node = ast.FunctionDef(
@@ -318,8 +333,9 @@ class Generated:
 
 
 def render_function(function: ir.Function, recompile: Callable[..., object] | None = None,
-                    guard_globals: bool = True) -> Generated:
+                    guard_globals: bool = True, type_miss: Callable[..., object] | None = None,
+                    ) -> Generated:
     """The generated source of an IR function, with the objects it binds by name; with
-    `recompile`, guarded by checks of its assumptions (see `function_to_ast`)."""
-    node, bindings = function_to_ast(function, recompile, guard_globals)
+    `recompile` and `type_miss`, guarded by checks of its assumptions (see `function_to_ast`)."""
+    node, bindings = function_to_ast(function, recompile, guard_globals, type_miss)
     return Generated(render(node), bindings)

@@ -323,13 +323,15 @@ class Namespace:
 @dataclass(frozen=True, slots=True)
 class Assumption:
     """A global (or builtin) name whose value the compiled code relies on (it was inlined or
-    folded), or a parameter it was specialized on. Generated code checks `name is value` on
-    entry (for globals, unless guards are off)."""
+    folded), or a parameter it was specialized on: its value (`static_argnames`) or its type.
+    Generated code checks `name is value` (or `type(name) is value`) on entry; for globals,
+    unless guards are off."""
 
     name: str
     value: object = field(compare=False)
     reason: str = field(default="", compare=False)
     argument: bool = False  # a parameter specialized on (static_argnames), not a global
+    of_type: bool = False  # an argument whose type is `value` (checked `type(name) is value`)
 
 
 @dataclass(frozen=True, eq=False)
@@ -352,6 +354,11 @@ class Function:
     # the names Python made local in the original: a pass may remove every assignment to one
     # (a loop that never runs), but a read of it must still find a local, unbound
     locals: frozenset[str] = frozenset()
+    # the exact types of arguments the passes may rely on (a version compiled for them); a
+    # rewrite that does records an `of_type` assumption, checked on entry
+    argument_types: Mapping[str, type] = field(default_factory=dict)
+    # whether rewrites true only for real numbers are allowed (`@symbolic(fastmath=True)`)
+    fastmath: bool = False
 
     def with_body(self, body: tuple[Stmt, ...]) -> Function:
         """This function with a new body; `self` when the body is the same object."""

@@ -7,6 +7,7 @@ loop. Every pass run is recorded (`PassRun`) so `explain` can show what each pas
 
 from __future__ import annotations
 
+import dataclasses
 import time
 import types
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from .passes.forward_single_uses import forward_single_uses
 from .passes.hoist_globals import hoist_globals
 from .passes.inline_calls import inline_calls
 from .passes.propagate import propagate
+from .passes.simplify_algebra import simplify_algebra
 from .passes.unroll_loops import unroll_loops
 from .verify import IRError, verify
 
@@ -35,6 +37,9 @@ PASSES: tuple[Pass, ...] = (
     # repeat short constant loops (their counts are known only after folding), so the next
     # round can propagate and fold each copy
     unroll_loops,
+    # apply algebraic identities where the operands' types make them exact; after folding and
+    # unrolling, which leave the constants (`1.0 * x`) that the identities remove
+    simplify_algebra,
     # look up functions of NumPy and math once, at compile time (after folding, which reads
     # their constants such as math.pi)
     hoist_globals,
@@ -87,15 +92,21 @@ def optimize(
     source: frontend.FunctionSource | None = None,
     resolve_globals: bool = True,
     static: Mapping[str, object] | None = None,
+    argument_types: Mapping[str, type] | None = None,
+    fastmath: bool = False,
 ) -> tuple[ir.Function, ir.Function, list[PassRun]]:
     """Front end and passes for a live function: (IR before, IR after, log of pass runs).
 
     With `resolve_globals` the passes may read the function's globals (and must record what
     they rely on as assumptions); without, they treat every free name as unknown. `static`
     gives parameters values to specialize on: the body starts by assigning them.
+    `argument_types` are the exact types of arguments the passes may rely on (see
+    `ir.Function.argument_types`); `fastmath` allows the unsafe rules of simplify_algebra.
     """
     namespace = frontend.namespace_of(func) if resolve_globals else None
     before = frontend.build_function(source or frontend.read_function_source(func), namespace)
+    before = dataclasses.replace(before, argument_types=dict(argument_types or {}),
+                                 fastmath=fastmath)
     if static:
         before = specialize(before, static)
     after, log = run_passes(before, passes)

@@ -17,6 +17,11 @@ expected half is compared as a Python tree, so layout-only differences between r
 or `ast.unparse`) do not matter. Run pytest with `--update-golden` (or set
 SYMCOMPILE_UPDATE_GOLDEN=1) to rewrite the expected halves from what the compiler does now;
 review the diff before committing it.
+
+Two conventions for the type-conditional and unsafe rules: a parameter annotated `bool`, `int`,
+`float` or `complex` stands for an argument of that exact type (the case is compiled as the
+version for such arguments), and a marker ending in `with fastmath ---` compiles it with
+`fastmath=True`.
 """
 
 from __future__ import annotations
@@ -30,6 +35,8 @@ from symcompile import codegen, pipeline
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 MARKER = "# --- after "
+FASTMATH = " with fastmath"
+NUMBER_TYPES = (bool, int, float, complex)
 
 
 @dataclass(frozen=True)
@@ -59,6 +66,7 @@ def all_cases() -> list[GoldenCase]:
 
 def passes_for(stage: str) -> tuple[pipeline.Pass, ...]:
     """The passes a stage name stands for: `pipeline` or one pass of the default pipeline."""
+    stage = stage.removesuffix(FASTMATH)
     if stage == "pipeline":
         return pipeline.PASSES
     by_name = {run_pass.__name__: run_pass for run_pass in pipeline.PASSES}
@@ -79,10 +87,13 @@ def produce(case: GoldenCase) -> str:
     """What the compiler makes of the case's function now. The `before` half runs as a module
     (so helpers it defines can be inlined); its function named in `after` is compiled."""
     namespace: dict[str, object] = {"__name__": f"golden_{case.path.stem}"}
-    exec(compile(case.before, str(case.path), "exec"), namespace)
+    exec(compile(case.before, str(case.path), "exec", dont_inherit=True), namespace)
     function = namespace[target_name(case)]
     assert isinstance(function, types.FunctionType)
-    _, result, _ = pipeline.optimize(function, passes_for(case.stage))
+    annotated = {name: kind for name, kind in function.__annotations__.items()
+                 if name != "return" and kind in NUMBER_TYPES}
+    _, result, _ = pipeline.optimize(function, passes_for(case.stage), argument_types=annotated,
+                                     fastmath=case.stage.endswith(FASTMATH))
     return codegen.render_function(result).source
 
 

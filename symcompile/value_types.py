@@ -1,0 +1,263 @@
+"""Value types: the Python number type (bool, int, float, complex) of an expression, where certain.
+
+An analysis for the passes whose rewrites are exact for some types only (simplify_algebra,
+speculate_loop_types). Types come from constants, from the argument types a version is compiled
+for (`ir.Function.argument_types`) and from tests such as `if type(x) is float:`. They flow
+through operators by Python's own rules (`int / int` is a float, `True + True` an int) and
+through assignments, branches and loops. A fact that rests on an argument's type remembers that
+argument, so a rewrite relying on it can have the argument's type checked on entry.
+
+Everything else (calls, subscripts, NumPy values, names opaque code touches) is unknown, and
+unknown is always safe: a rule that needs a type does not fire.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable, Mapping
+
+from . import ir
+from .analysis import assigned_names, opaque_names, target_names, terminates
+from .rewrite import walk_statements
+
+NUMBER_TYPES: tuple[type, ...] = (bool, int, float, complex)
+_RANK = {bool: 0, int: 1, float: 2, complex: 3}
+_ARITHMETIC = frozenset({"add", "sub", "mul", "truediv", "floordiv", "mod", "pow"})
+_BITWISE = frozenset({"bitand", "bitor", "bitxor", "lshift", "rshift"})
+_ALWAYS_BOOL = frozenset({"is", "isnot", "in", "notin"})
+# math functions that return a float whenever they return (given any argument)
+_FLOAT_FUNCTIONS = frozenset({
+    math.sqrt, math.exp, math.expm1, math.log, math.log2, math.log10, math.log1p, math.sin,
+    math.cos, math.tan, math.asin, math.acos, math.atan, math.atan2, math.sinh, math.cosh,
+    math.tanh, math.asinh, math.acosh, math.atanh, math.hypot, math.fabs, math.pow, math.copysign,
+    math.fmod, math.degrees, math.radians, math.erf, math.erfc, math.gamma, math.lgamma,
+})
+
+
+@dataclass(frozen=True)
+class Known:
+    """An expression's type, and the arguments whose types (as compiled for) that relies on."""
+
+    type: type
+    arguments: frozenset[str] = frozenset()
+
+
+TypeEnv = Mapping[str, Known]
+
+
+def join(a: Known | None, b: Known | None) -> Known | None:
+    """What is certain of a value that is either `a` or `b`."""
+    if a is None or b is None or a.type is not b.type:
+        return None
+    return a if a.arguments >= b.arguments else Known(a.type, a.arguments | b.arguments)
+
+
+def join_envs(a: TypeEnv, b: TypeEnv) -> dict[str, Known]:
+    return {name: known for name in a.keys() & b.keys() if (known := join(a[name], b[name]))}
+
+
+def _both(a: Known, b: Known, result: type) -> Known:
+    return Known(result, a.arguments | b.arguments)
+
+
+def _binary(op: str, left: Known, right: Known, exponent: ir.Expr) -> Known | None:
+    wider = max(left.type, right.type, key=_RANK.__getitem__)
+    if op in _BITWISE:
+        if wider in (float, complex):
+            return None  # raises TypeError
+        both_bool = left.type is bool and right.type is bool and op in ("bitand", "bitor", "bitxor")
+        return _both(left, right, bool if both_bool else int)
+    if op == "truediv":
+        return _both(left, right, complex if wider is complex else float)
+    if op == "pow":
+        if wider is complex:
+            return _both(left, right, complex)
+        if right.type in (bool, int) and left.type is float:
+            return _both(left, right, float)
+        non_negative = isinstance(exponent, ir.Const) and exponent.value >= 0  # type: ignore[operator]
+        if right.type in (bool, int) and non_negative:
+            return _both(left, right, int)
+        return None  # `2 ** -1` is a float, `(-8.0) ** (1 / 3)` a complex
+    if op in _ARITHMETIC and not (wider is complex and op in ("floordiv", "mod")):
+        return _both(left, right, int if wider is bool else wider)
+    return None
+
+
+def _unary(op: str, operand: Known) -> Known | None:
+    if op in ("neg", "pos"):
+        return Known(int if operand.type is bool else operand.type, operand.arguments)
+    if op == "invert" and operand.type in (bool, int):
+        return Known(int, operand.arguments)
+    return None
+
+
+def type_of(expr: ir.Expr, env: TypeEnv) -> Known | None:
+    """The type `expr` certainly has when it evaluates without raising, or None."""
+    match expr:
+        case ir.Const(value) if type(value) in NUMBER_TYPES:
+            return Known(type(value))
+        case ir.Name(name):
+            return env.get(name)
+        case ir.Op("not", _):
+            return Known(bool)
+        case ir.Op(op, (operand,)):
+            known = type_of(operand, env)
+            return _unary(op, known) if known else None
+        case ir.Op(op, (left, right)):
+            left_type, right_type = type_of(left, env), type_of(right, env)
+            return _binary(op, left_type, right_type, right) if left_type and right_type else None
+        case ir.Compare(ops, operands):
+            if all(op in _ALWAYS_BOOL for op in ops):
+                return Known(bool)
+            known = [type_of(operand, env) for operand in operands]
+            if all(known):
+                return Known(bool, frozenset().union(*(k.arguments for k in known)))  # type: ignore[union-attr]
+            return None
+        case ir.BoolOp(_, (first, *rest)):  # the value is one of the operands
+            result = type_of(first, env)
+            for value in rest:
+                result = join(result, type_of(value, env))
+            return result
+        case ir.IfExp(_, body, orelse):
+            return join(type_of(body, env), type_of(orelse, env))
+        case ir.Call(ir.Const(function), args, ()) if function in _FLOAT_FUNCTIONS and not any(
+                isinstance(arg, ir.Starred) for arg in args):
+            return Known(float)
+    return None
+
+
+def refine(test: ir.Expr, env: TypeEnv) -> TypeEnv:
+    """`env` where `test` is true: `type(x) is float` makes x a float."""
+    match test:
+        case ir.Compare(("is",), (ir.Call(ir.Const(check), (ir.Name(name),), ()), ir.Const(kind))) \
+                if check is type and kind in NUMBER_TYPES:
+            return {**env, name: Known(kind)}  # type: ignore[dict-item]
+    return env
+
+
+Rewrite = Callable[[ir.Stmt, TypeEnv], ir.Stmt]
+
+
+def _keep(stmt: ir.Stmt, env: TypeEnv) -> ir.Stmt:
+    return stmt
+
+
+class TypeFlow:
+    """Walks statements in order, knowing the types of variables at each one, and lets
+    `rewrite` replace each statement's own expressions (nested bodies are walked by the flow).
+    `rewrite` must keep types: the flow continues with what it returns."""
+
+    def __init__(self, untracked: set[str], rewrite: Rewrite = _keep) -> None:
+        self.untracked = untracked
+        self.rewrite = rewrite
+
+    def block(self, body: tuple[ir.Stmt, ...], env: TypeEnv) -> tuple[tuple[ir.Stmt, ...], TypeEnv]:
+        result: list[ir.Stmt] = []
+        for stmt in body:
+            new, env = self.statement(stmt, env)
+            result.append(new)
+        return (body if all(a is b for a, b in zip(body, result)) else tuple(result)), env
+
+    def statement(self, stmt: ir.Stmt, env: TypeEnv) -> tuple[ir.Stmt, TypeEnv]:
+        new, after = self._transfer(stmt, env)
+        self.bound(stmt, after)
+        return new, after
+
+    def bound(self, stmt: ir.Stmt, after: TypeEnv) -> None:
+        """Called with the types after each statement; a hook for subclasses."""
+
+    def _transfer(self, stmt: ir.Stmt, env: TypeEnv) -> tuple[ir.Stmt, TypeEnv]:
+        match stmt:
+            case ir.If(test, then, orelse, loc):
+                test = self.rewrite(stmt, env).test  # type: ignore[attr-defined]
+                new_then, after_then = self.block(then, refine(test, env))
+                new_else, after_else = self.block(orelse, env)
+                if terminates(then):
+                    env = after_else
+                elif terminates(orelse):
+                    env = after_then
+                else:
+                    env = join_envs(after_then, after_else)
+                if test is stmt.test and new_then is then and new_else is orelse:
+                    return stmt, env
+                return ir.If(test, new_then, new_else, loc), env
+            case ir.For() | ir.While():
+                return self._loop(stmt, env)
+            case ir.Opaque(node):
+                return stmt, {n: k for n, k in env.items() if n not in opaque_names(node).stored}
+        new = self.rewrite(stmt, env)
+        return new, self._after(new, env)
+
+    def _after(self, stmt: ir.Stmt, env: TypeEnv) -> TypeEnv:
+        """The types after a simple statement (no nested bodies)."""
+        assigned = assigned_names(stmt)
+        if not assigned:
+            return env
+        result = {name: known for name, known in env.items() if name not in assigned}
+        match stmt:
+            case ir.Assign(targets, value) if all(isinstance(t, ir.Name) for t in targets):
+                known = type_of(value, env)
+            case ir.AugAssign(ir.Name() as target, op, value):
+                known = type_of(ir.Op(op, (target, value)), env)
+            case _:
+                known = None
+        if known is not None:
+            result.update((name, known) for name in assigned if name not in self.untracked)
+        return result
+
+    def _loop(self, stmt: ir.For | ir.While, env: TypeEnv) -> tuple[ir.Stmt, TypeEnv]:
+        head = self.loop_head(stmt, env)
+        header = self.rewrite(stmt, head if isinstance(stmt, ir.While) else env)
+        new_body, _ = self.block(stmt.body, _turn_start(stmt, head))
+        new_else, after_else = self.block(stmt.orelse, head)
+        after = join_envs(head, after_else)
+        if header is stmt and new_body is stmt.body and new_else is stmt.orelse:
+            return stmt, after
+        if isinstance(header, ir.For):
+            return ir.For(header.target, header.iter, new_body, new_else, stmt.loc), after
+        return ir.While(header.test, new_body, new_else, stmt.loc), after  # type: ignore[union-attr]
+
+    def loop_head(self, stmt: ir.For | ir.While, env: TypeEnv) -> TypeEnv:
+        """What holds at the top of every turn (and wherever the loop is left): a name the
+        loop writes keeps a type only if its value on entry and every value the loop gives it
+        have that type. Found by iterating from the types on entry until nothing changes."""
+        written = {name for inner in walk_statements((stmt,)) for name in assigned_names(inner)}
+        head: TypeEnv = env
+        while True:
+            recorder = _AssignedTypes(self.untracked)
+            recorder.block(stmt.body, _turn_start(stmt, head))
+            new_head: dict[str, Known] = {}
+            for name, known in env.items():
+                if name in written:
+                    known = None if _loop_target(stmt, name) else known
+                    for value in recorder.assigned.get(name, []):
+                        known = join(known, value)
+                if known is not None:
+                    new_head[name] = known
+            if new_head == head:
+                return head
+            head = new_head
+
+
+def _loop_target(stmt: ir.For | ir.While, name: str) -> bool:
+    return isinstance(stmt, ir.For) and name in set(target_names(stmt.target))
+
+
+def _turn_start(stmt: ir.For | ir.While, head: TypeEnv) -> TypeEnv:
+    """The types at the start of a turn: a `for` loop's target holds an element (unknown)."""
+    if isinstance(stmt, ir.For):
+        return {name: known for name, known in head.items() if not _loop_target(stmt, name)}
+    return head
+
+
+class _AssignedTypes(TypeFlow):
+    """A flow that records, for every name, the type of each value a statement binds to it."""
+
+    def __init__(self, untracked: set[str]) -> None:
+        super().__init__(untracked)
+        self.assigned: dict[str, list[Known | None]] = {}
+
+    def bound(self, stmt: ir.Stmt, after: TypeEnv) -> None:
+        for name in assigned_names(stmt):
+            self.assigned.setdefault(name, []).append(after.get(name))
