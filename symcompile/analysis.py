@@ -377,17 +377,72 @@ def may_leave_block(stmt: ir.Stmt) -> bool:
     return False
 
 
-def overwritten_before_read(body: tuple[ir.Stmt, ...], name: str) -> bool:
-    """Whether, running `body` from its start, `name` is certainly assigned afresh (or the
-    function is left) before its current value can be read: then that value is dead."""
-    for stmt in body:
-        if reads(stmt, name):
-            return False
-        if isinstance(stmt, ir.Assign) and any(name in target_names(t) for t in stmt.targets):
-            return True
-        if isinstance(stmt, (ir.Return, ir.Raise)):
-            return True
-        if may_leave_block(stmt) or any(name in assigned_names(inner)
-                                        for inner in walk_statements((stmt,))):
-            return False  # control may leave the block, or it is assigned only on some paths
-    return False
+# ------------------------------------------------------------------------ liveness
+
+
+def statement_reads(stmt: ir.Stmt) -> set[str]:
+    """The names the statement itself (not its nested bodies) may read; opaque code that
+    mentions a name counts as reading it."""
+    if isinstance(stmt, ir.Opaque):
+        return opaque_names(stmt.node).all
+    names: set[str] = set()
+    for expr in statement_expressions(stmt, targets=False):
+        for node in walk_expr(expr):
+            if isinstance(node, ir.Name):
+                names.add(node.id)
+            elif isinstance(node, ir.OpaqueExpr):
+                names |= opaque_names(node.node).all
+    for target in _stored_targets(stmt):
+        names.update(_names_read_by_target(target))
+    if isinstance(stmt, ir.AugAssign) and isinstance(stmt.target, ir.Name):
+        names.add(stmt.target.id)
+    return names
+
+
+def live_after(function: ir.Function) -> dict[int, frozenset[str]]:
+    """For every statement (by `id`), the names whose values may be read after it runs: a
+    name not in the set holds a dead value there (nothing reads it before it is assigned
+    again or the function returns)."""
+    result: dict[int, frozenset[str]] = {}
+    _live_before(function.body, frozenset(), None, result)
+    return result
+
+
+# where `break` and `continue` go: the names live after the loop, and at its head
+_LoopExits = tuple[frozenset[str], frozenset[str]] | None
+
+
+def _live_before(body: tuple[ir.Stmt, ...], live: frozenset[str], loop: _LoopExits,
+                 result: dict[int, frozenset[str]]) -> frozenset[str]:
+    for stmt in reversed(body):
+        result[id(stmt)] = live
+        live = _live_through(stmt, live, loop, result)
+    return live
+
+
+def _live_through(stmt: ir.Stmt, live: frozenset[str], loop: _LoopExits,
+                  result: dict[int, frozenset[str]]) -> frozenset[str]:
+    """The names live before `stmt`, given those live after it."""
+    reads = frozenset(statement_reads(stmt))
+    match stmt:
+        case ir.If(_, then, orelse):
+            return reads | _live_before(then, live, loop, result) | _live_before(orelse, live, loop, result)
+        case ir.For(_, _, body, orelse) | ir.While(_, body, orelse):
+            after_else = _live_before(orelse, live, loop, result)
+            bound = frozenset(assigned_names(stmt))  # a for loop's target, bound every turn
+            head = after_else | (reads if isinstance(stmt, ir.While) else frozenset())
+            while True:
+                turn = _live_before(body, head, (live, head), result)
+                new_head = head | (turn - bound) | (reads - bound if isinstance(stmt, ir.For) else reads)
+                if new_head == head:
+                    return head | reads
+                head = new_head
+        case ir.Break():
+            return loop[0] if loop else live
+        case ir.Continue():
+            return loop[1] if loop else live
+        case ir.Return() | ir.Raise():
+            return reads
+        case ir.Opaque():  # it may also break, continue or return
+            return live | reads | (loop[0] | loop[1] if loop else frozenset())
+    return (live - assigned_names(stmt)) | reads

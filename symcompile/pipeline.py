@@ -21,6 +21,7 @@ from .passes.hoist_globals import hoist_globals
 from .passes.inline_calls import inline_calls
 from .passes.propagate import propagate
 from .passes.simplify_algebra import simplify_algebra
+from .passes.speculate_loop_types import speculate_loop_types
 from .passes.unroll_loops import unroll_loops
 from .verify import IRError, verify
 
@@ -47,6 +48,9 @@ PASSES: tuple[Pass, ...] = (
     forward_single_uses,
     # last, drop the assignments the passes above left unread
     eliminate_dead_code,
+    # give a loop over values of unknown type a second body for float elements, which the next
+    # round simplifies; last, so the body it copies is one the passes above have settled
+    speculate_loop_types,
 )
 
 # A pipeline that has not settled after this many rounds has a pass that keeps changing things.

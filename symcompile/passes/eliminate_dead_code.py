@@ -1,9 +1,11 @@
 """eliminate_dead_code: drop assignments nobody reads and expressions that do nothing.
 
 An assignment `x = v` goes when evaluating `v` can have no effect and raise nothing (a
-constant, or a local certainly bound) and no code reads `x`, or `x` is assigned afresh before
-this value could be read; so does an expression statement of that kind. (Unreachable code and branches that never run are removed by `propagate`.) A
-function that looks at its own locals by name (`locals()`, `eval`...) keeps everything.
+constant, or a local certainly bound) and the value is dead: no code can read it before `x` is
+assigned again or the function returns (`analysis.live_after`). So does an expression
+statement of that kind. (Unreachable code and branches that never run are removed by
+`propagate`.) A function that looks at its own locals by name (`locals()`, `eval`...) keeps
+everything.
 
 Example::
 
@@ -20,48 +22,41 @@ Example::
 from __future__ import annotations
 
 from .. import ir
-from ..analysis import (
-    bound_on_entry,
-    introspects,
-    is_quiet,
-    overwritten_before_read,
-    read_counts,
-    target_names,
-    untracked_names,
-)
+from ..analysis import bound_on_entry, introspects, is_quiet, live_after, untracked_names
 from ..rewrite import map_statements, nested_bodies, with_bodies
 
 
 def eliminate_dead_code(function: ir.Function) -> ir.Function:
-    """Remove assignments of quiet values to names never read, and quiet expression statements."""
+    """Remove assignments of quiet values nobody reads, and quiet expression statements."""
     if introspects(function):
         return function
-    reads = read_counts(function)
+    live = live_after(function)
     kept = untracked_names(function)
     bound = bound_on_entry(function)
     docstring = function.body[0] if function.body else None
 
     def dead(stmt: ir.Stmt) -> bool:
+        if id(stmt) not in live or not is_quiet_statement(stmt):
+            return False
+        match stmt:
+            case ir.Assign(targets):
+                names = {target.id for target in targets}  # type: ignore[attr-defined]
+                return not names & (live[id(stmt)] | kept)
+            case ir.ExprStmt():
+                return stmt is not docstring
+        return False
+
+    def is_quiet_statement(stmt: ir.Stmt) -> bool:
         bound_here = bound.get(id(stmt), frozenset())
         match stmt:
             case ir.Assign(targets, value) if all(isinstance(t, ir.Name) for t in targets):
-                names = {name for target in targets for name in target_names(target)}
-                return is_quiet(value, bound_here) and not any(reads[n] or n in kept for n in names)
+                return is_quiet(value, bound_here)
             case ir.ExprStmt(value):
-                return stmt is not docstring and is_quiet(value, bound_here)
-        return False
-
-    def overwritten(stmt: ir.Stmt, rest: tuple[ir.Stmt, ...]) -> bool:
-        """`x = quiet` whose value is replaced before anything reads it."""
-        match stmt:
-            case ir.Assign((ir.Name(name),), value) if name not in kept:
-                return is_quiet(value, bound.get(id(stmt), frozenset())) and \
-                    overwritten_before_read(rest, name)
+                return is_quiet(value, bound_here)
         return False
 
     def sweep(body: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
-        kept_statements = tuple(stmt for index, stmt in enumerate(body)
-                                if not dead(stmt) and not overwritten(stmt, body[index + 1:]))
+        kept_statements = tuple(stmt for stmt in body if not dead(stmt))
         return body if len(kept_statements) == len(body) else kept_statements
 
     def visit(stmt: ir.Stmt) -> ir.Stmt:

@@ -1,7 +1,8 @@
 """forward_single_uses: put a value computed for a single use straight where it is used.
 
 `t = a + b` followed by `return t * c`, where that value of `t` is read nowhere else (`t` is
-assigned once and read once, or is assigned afresh before it could be read again), becomes
+assigned once and read once, or the value is dead after that read: see `analysis.live_after`),
+becomes
 `return (a + b) * c`: the temporary goes, and the expression is evaluated at exactly the
 moment it was before, because only quiet work (reading constants and bound locals) comes
 before the use in the next statement. This turns the statements of an inlined body (and a
@@ -27,7 +28,7 @@ from ..analysis import (
     bound_on_entry,
     evaluation_order,
     is_quiet,
-    overwritten_before_read,
+    live_after,
     parameter_names,
     read_counts,
     reads,
@@ -56,6 +57,7 @@ class _Forwarder:
                        if count == 1 and reads[name] == 1 and name not in self.excluded
                        and name not in parameter_names(function)}
         self.bound = bound_on_entry(function)
+        self.live = live_after(function)
 
     def _value_for(self, stmt: ir.Stmt) -> tuple[str, ir.Expr] | None:
         match stmt:
@@ -78,7 +80,7 @@ class _Forwarder:
                 return None
         return None
 
-    def _only_use(self, name: str, stmt: ir.Stmt, rest: tuple[ir.Stmt, ...]) -> bool:
+    def _only_use(self, name: str, stmt: ir.Stmt, original: ir.Stmt) -> bool:
         """Whether the read of `name` in `stmt` is the only one its current value gets."""
         if name in self.single:
             return True
@@ -86,18 +88,17 @@ class _Forwarder:
                 reads(inner, name) for body in nested_bodies(stmt) for inner in body):
             return False
         rebinds = isinstance(stmt, ir.Assign) and any(name in target_names(t) for t in stmt.targets)
-        return rebinds or overwritten_before_read(rest, name)
+        return rebinds or (id(original) in self.live and name not in self.live[id(original)])
 
     def block(self, body: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
         result: list[ir.Stmt] = []
-        for index, original in enumerate(body):
+        for original in body:
             stmt = original
             bound = self.bound.get(id(original), frozenset())
-            rest = body[index + 1:]
             while result and (found := self._value_for(result[-1])) is not None:
                 name, value = found
                 use = self._use(name, stmt, bound)
-                if use is None or not self._only_use(name, stmt, rest):
+                if use is None or not self._only_use(name, stmt, original):
                     break
                 stmt = with_header(stmt, replace_first(header_expression(stmt), use, value))  # type: ignore[arg-type]
                 result.pop()

@@ -26,7 +26,7 @@ from typing import Callable, Literal
 
 from .. import ir
 from ..analysis import untracked_names
-from ..rewrite import map_expr, map_statement_expressions
+from ..rewrite import map_statement_expressions
 from ..value_types import Known, TypeEnv, TypeFlow, type_of
 
 RuleClass = Literal["type-conditional", "unsafe"]
@@ -187,7 +187,9 @@ RULES: tuple[Rule, ...] = (
 )
 
 
-class _Simplifier:
+class Simplifier:
+    """Applies the rules allowed for a function, recording what they relied on."""
+
     def __init__(self, function: ir.Function) -> None:
         self.rules = [rule for rule in RULES if function.fastmath or rule.rule_class != "unsafe"]
         self.relied: set[tuple[str, type]] = set()
@@ -211,9 +213,6 @@ class _Simplifier:
     def statement(self, stmt: ir.Stmt, env: TypeEnv) -> ir.Stmt:
         return map_statement_expressions(stmt, lambda expr: self.node(expr, env))
 
-    def expression(self, expr: ir.Expr, env: TypeEnv) -> ir.Expr:
-        return map_expr(expr, lambda node: self.node(node, env))
-
 
 def argument_env(function: ir.Function) -> dict[str, Known]:
     """The types of the arguments the version is compiled for, each resting on its argument."""
@@ -224,7 +223,7 @@ def argument_env(function: ir.Function) -> dict[str, Known]:
 
 def simplify_algebra(function: ir.Function) -> ir.Function:
     """Apply the rules of `RULES` that the known types (and `fastmath`) allow."""
-    simplifier = _Simplifier(function)
+    simplifier = Simplifier(function)
     flow = TypeFlow(untracked_names(function), simplifier.statement)
     body, _ = flow.block(function.body, argument_env(function))
     assumptions = (ir.Assumption(name, kind, f"simplify_algebra relies on {name}: {kind.__name__}",

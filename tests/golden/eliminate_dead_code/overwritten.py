@@ -1,13 +1,15 @@
-# A quiet value assigned afresh before anything reads it is dead; a value that may still be
-# read (in a branch, by the next turn of a loop, after a break) stays.
+# A quiet value assigned afresh before anything reads it is dead (`acc = 0.0`, and `tmp`, which
+# the next turn of the loop assigns again); a value that may still be read (in a branch, by the
+# next turn of a loop, after a break) stays.
 def f(x, n, flag):
     acc = 0.0
     acc = x
     total = 1.0
     if flag:
         total = 2.0
+    step = 1.0
     for i in range(n):
-        step = 1.0
+        tmp = 1.0
         if x > step:
             break
         step = 2.0
@@ -18,8 +20,8 @@ def f(x, n, flag):
     total = 1.0
     if flag:
         total = 2.0
+    step = 1.0
     for i in range(n):
-        step = 1.0
         if x > step:
             break
         step = 2.0

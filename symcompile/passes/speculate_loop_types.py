@@ -1,0 +1,96 @@
+"""speculate_loop_types: give a loop over values of unknown type a second body for floats.
+
+Nothing is known of `a` in `for a in values:`, so `1.0 * a` must stay (for an int it makes a
+float, for an array a new array). Where the body would get simpler if `a` were a float, the
+loop tests each element and runs one of two copies of its body:
+
+    for a in values:
+        if type(a) is float:
+            ...the body, which simplify_algebra (next) rewrites knowing `a` is a float
+        else:
+            ...the body as written
+
+The test costs one type check per turn, so it is added only where a type-conditional rule of
+simplify_algebra would then fire on something that depends on `a`, and the body is small and
+holds no loop (an inner loop may still be unrolled, which would change the body).
+
+Example::
+
+    def f(values):
+        out = []
+        for a in values:
+            out.append(1.0 * a * a)
+        return out
+    # --- after speculate_loop_types ---
+    def f(values):
+        out = []
+        for a in values:
+            if type(a) is float:
+                out.append(1.0 * a * a)
+            else:
+                out.append(1.0 * a * a)
+        return out
+"""
+
+from __future__ import annotations
+
+from .. import ir
+from ..analysis import body_size, untracked_names
+from ..rewrite import map_statements, walk_statements
+from ..value_types import Known, TypeEnv, TypeFlow
+from .simplify_algebra import Simplifier, argument_env
+
+# the largest loop body (in IR nodes) given a second copy
+SPECULATION_BUDGET = 300
+SPECULATED_TYPE = float
+
+
+def _element_test(name: str) -> ir.Expr:
+    """`type(name) is float`, with `type` and `float` the builtins themselves (bound objects)."""
+    check = ir.Call(ir.Const(type), (ir.Name(name),))
+    return ir.Compare(("is",), (check, ir.Const(SPECULATED_TYPE)))
+
+
+def _speculated(stmt: ir.For) -> bool:
+    match stmt:
+        case ir.For(ir.Name(name), _, (ir.If(test, _, _),), _) if test == _element_test(name):
+            return True
+    return False
+
+
+class _Speculator:
+    def __init__(self, function: ir.Function) -> None:
+        self.function = function
+        self.untracked = untracked_names(function)
+        self.env_before: dict[int, TypeEnv] = {}
+        TypeFlow(self.untracked, self._record).block(function.body, argument_env(function))
+
+    def _record(self, stmt: ir.Stmt, env: TypeEnv) -> ir.Stmt:
+        self.env_before[id(stmt)] = env
+        return stmt
+
+    def _pays(self, loop: ir.For, name: str) -> bool:
+        """Whether simplify_algebra would rewrite the body using that `name` is a float."""
+        flow = TypeFlow(self.untracked)
+        head = flow.loop_head(loop, self.env_before[id(loop)])
+        simplifier = Simplifier(self.function)
+        TypeFlow(self.untracked, simplifier.statement).block(
+            loop.body, {**head, name: Known(SPECULATED_TYPE, frozenset({name}))})
+        return (name, SPECULATED_TYPE) in simplifier.relied
+
+    def visit(self, stmt: ir.Stmt) -> ir.Stmt:
+        match stmt:
+            case ir.For(ir.Name(name), iter_, body, orelse, loc) if (
+                    id(stmt) in self.env_before and name not in self.untracked
+                    and not _speculated(stmt) and body_size(body) <= SPECULATION_BUDGET
+                    and not any(isinstance(inner, (ir.For, ir.While)) for inner in walk_statements(body))
+                    and self._pays(stmt, name)):
+                return ir.For(ir.Name(name), iter_, (ir.If(_element_test(name), body, body, loc),),
+                              orelse, loc)
+        return stmt
+
+
+def speculate_loop_types(function: ir.Function) -> ir.Function:
+    """Split the bodies of loops whose elements, if floats, would make them simpler."""
+    speculator = _Speculator(function)
+    return function.with_body(map_statements(function.body, speculator.visit))
