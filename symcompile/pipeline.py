@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
 
 from . import frontend, ir
+from .passes.eliminate_common_subexpressions import eliminate_common_subexpressions
 from .passes.eliminate_dead_code import eliminate_dead_code
 from .passes.fold_constants import fold_constants
 from .passes.forward_single_uses import forward_single_uses
@@ -46,6 +47,9 @@ PASSES: tuple[Pass, ...] = (
     hoist_globals,
     # put single-use temporaries (many come from inlining) back into the expression using them
     forward_single_uses,
+    # compute repeated operator expressions once; after forwarding, which builds the big
+    # expressions in which the repeats show up
+    eliminate_common_subexpressions,
     # last, drop the assignments the passes above left unread
     eliminate_dead_code,
     # give a loop over values of unknown type a second body for float elements, which the next
