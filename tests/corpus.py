@@ -1774,6 +1774,63 @@ def inline_star_order(x, n):
     return first
 
 
+def _index_above(xs, t):
+    for i in range(len(xs)):
+        if xs[i] > t:
+            return i
+    return -1
+
+
+def _search(n, m, limit):
+    count = 0
+    i = 0
+    while i < n:
+        i += 1
+        for j in range(m):
+            if j == limit:
+                break
+            if i * j > limit:
+                return i, j
+            count += 1
+        else:
+            if count > limit:
+                return count, -1
+    else:
+        if n > 10:
+            return None
+    count += 100
+    return count, 0
+
+
+def _countdown(x, n):
+    while n > 0:
+        n -= 1
+        print("turn", n)
+        if x > n:
+            return n
+    else:
+        print("done")
+    print("after")
+
+
+# a helper returning from inside a loop, inlined twice on every turn of a loop
+def inline_return_in_loop(xs, n):
+    total = 0
+    for k in range(n):
+        total += _index_above(xs, k * 0.5) + _index_above(xs, -k)
+    return total
+
+
+# returns from nested loops and from loops' else clauses; a loop's own break
+def inline_return_in_nested_loops(n, m):
+    return _search(n, m, 3), _search(m, n, 0), _search(n, 2, m)
+
+
+# a return inside a while loop with prints; falling off the end after the loop gives None
+def inline_return_in_while(x, n):
+    return _countdown(x, n), _countdown(-x, 2)
+
+
 # ---------------------------------------------------------------------------
 # registry
 # ---------------------------------------------------------------------------

@@ -2,19 +2,20 @@
 
 The callee's parameters become assignments of the arguments, in the order Python evaluates
 them; its locals are renamed after it (`add_a`); its `return`s become assignments of a result
-(or, for a single final `return`, the returned expression takes the call's place). A call is
-inlined only where nothing with an effect is evaluated before it in its statement, and only
-where no code the compiler cannot see has run since the function was entered, so the callee
-found at compile time is still the one the call would reach. The name of the callee becomes an
-assumption the generated code checks on entry.
+(or, for a single final `return`, the returned expression takes the call's place), in
+structured code: a `return` inside a loop sets a flag and breaks out (see `symcompile.returns`).
+A call is inlined only where nothing with an effect is evaluated before it in its statement,
+and only where no code the compiler cannot see has run since the function was entered, so the
+callee found at compile time is still the one the call would reach. The name of the callee
+becomes an assumption the generated code checks on entry.
 
 Not inlined: recursive functions, generators, closures, functions from other modules, functions
 with `*args`/`**kwargs` or with code the compiler keeps opaque, functions using private names
 (`obj.__x` means something else inside a method, where it is mangled), functions that may read a local
 before binding it (inlined, the local would keep its value from an earlier call), calls with
 `**` arguments or with a `*` argument whose items are not known (a display `*(a, b)`, a
-constant tuple or a global bound to a tuple is spread out), a `return` inside a loop, and
-anything over the size budget.
+constant tuple or a global bound to a tuple is spread out), and anything over the size
+budget.
 
 Example::
 
@@ -43,6 +44,7 @@ from .. import frontend, ir
 from ..analysis import (
     all_names,
     assigned_names,
+    body_size,
     bound_after,
     bound_names,
     bound_on_entry,
@@ -57,6 +59,7 @@ from ..analysis import (
 )
 from ..effects import rewrite_clean_statements
 from ..errors import SymbolicError
+from ..returns import lower_returns
 from ..rewrite import (
     header_expression,
     map_statements,
@@ -98,6 +101,7 @@ class _Inliner:
         self.namespace = function.namespace
         self.caller_locals = local_names(function)
         self.taken = all_names(function)
+        self.made: set[str] = set()  # the names of the callees' locals and results
         self.bound = bound_on_entry(function)
         self.parameters = frozenset(parameter_names(function))
         self.size = size(function)
@@ -166,7 +170,8 @@ class _Inliner:
         arguments, assumptions = spread
         return _Target(callee, callee_ir, value, arguments, assumptions)
 
-    def _spread(self, args: tuple[ir.Expr, ...]) -> tuple[tuple[ir.Expr, ...], list[ir.Assumption]] | None:
+    def _spread(self, args: tuple[ir.Expr, ...],
+                ) -> tuple[tuple[ir.Expr, ...], list[ir.Assumption]] | None:
         """The positional arguments with each `*` argument whose items are known spread out:
         `*(a, b)` (a display, evaluated in order right there), `*(1, 2)` (a constant tuple) and
         `*PAIR` (a global bound to a tuple, an assumption); None if some count is unknown."""
@@ -217,6 +222,8 @@ class _Inliner:
             stmt = with_header(stmt, replace_first(header_expression(stmt), call, result))  # type: ignore[arg-type]
             hoisted += statements
             bound = bound_after(tuple(statements), bound)
+            if isinstance(result, ir.Name) and result.id in self.made:
+                bound |= {result.id}  # every path through the body that gets here assigned it
         return (*hoisted, stmt) if hoisted else stmt
 
     def _first_call(self, stmt: ir.Stmt,
@@ -253,6 +260,7 @@ class _Inliner:
             number += 1
             name = f"{wanted}_{number}"
         self.taken.add(name)
+        self.made.add(name)
         return name
 
     def _expand(self, call: ir.Call, target: _Target,
@@ -282,18 +290,17 @@ class _Inliner:
             if param.name not in binding.arguments:
                 statements.append(ir.Assign((ir.Name(names[param.name]),), ir.Const(param.default), loc))
         result_name = self._fresh(f"{prefix}_result")
-        body = _lower_returns(_without_docstring(rename(callee_ir.body, names)), result_name)
-        if body is None:
-            return None
+        body = lower_returns(_without_docstring(rename(callee_ir.body, names)), result_name,
+                             lambda: self._fresh(f"{prefix}_returned"))
         body = map_statements(body, lambda stmt: dataclasses.replace(stmt, loc=loc))
         *rest, last = body
         result: ir.Expr = ir.Name(result_name)
         if isinstance(last, ir.Assign) and last.targets == (result,) and not any(
                 result_name in assigned_names(stmt) for stmt in walk_statements(tuple(rest))):
             body, result = tuple(rest), last.value
-        self.size += size(callee_ir)
-        self.assumed += [ir.Assumption(call.func.id, target.value, f"inlined {call.func.id}"),  # type: ignore[union-attr]
-                         *target.assumptions]
+        self.size += body_size(body)
+        self.assumed.append(ir.Assumption(prefix, target.value, f"inlined {prefix}"))
+        self.assumed += target.assumptions
         return statements + list(body), result
 
 
@@ -316,36 +323,6 @@ def _reads_only_bound_locals(function: ir.Function) -> bool:
 
 def _without_docstring(body: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
     return tuple(s for s in body if not (isinstance(s, ir.ExprStmt) and isinstance(s.value, ir.Const)))
-
-
-def _has_return(stmt: ir.Stmt) -> bool:
-    return any(isinstance(inner, ir.Return) for inner in walk_statements((stmt,)))
-
-
-def _lower_returns(body: tuple[ir.Stmt, ...], result: str) -> tuple[ir.Stmt, ...] | None:
-    """The body with every `return v` made `result = v` and the code after it moved into the
-    branches that do not return; None where a `return` sits in a loop."""
-    target = (ir.Name(result),)
-    statements = list(body)
-    lowered: list[ir.Stmt] = []
-    for index, stmt in enumerate(statements):
-        rest = tuple(statements[index + 1:])
-        match stmt:
-            case ir.Return(value, loc):
-                lowered.append(ir.Assign(target, value if value is not None else ir.Const(None), loc))
-                return tuple(lowered)
-            case ir.If(test, then, orelse, loc) if _has_return(stmt):
-                new_then = _lower_returns(then + rest, result)
-                new_orelse = _lower_returns(orelse + rest, result)
-                if new_then is None or new_orelse is None:
-                    return None
-                lowered.append(ir.If(test, new_then, new_orelse, loc))
-                return tuple(lowered)
-            case ir.For() | ir.While() if _has_return(stmt):
-                return None
-        lowered.append(stmt)
-    lowered.append(ir.Assign(target, ir.Const(None)))  # falling off the end returns None
-    return tuple(lowered)
 
 
 def inline_calls(function: ir.Function) -> ir.Function:
