@@ -31,7 +31,7 @@ Falling off the end of the body assigns None. Example::
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from . import ir
 from .rewrite import walk_statements, with_bodies

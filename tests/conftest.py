@@ -10,7 +10,7 @@ import sys
 import textwrap
 import types
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 import pytest
 
@@ -50,6 +50,30 @@ def make_module(tmp_path: Path) -> Callable[[str], types.ModuleType]:
         return module
 
     return make
+
+
+@pytest.fixture
+def make_modules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                 ) -> Iterator[Callable[..., dict[str, types.ModuleType]]]:
+    """`make_modules(shapes=source, main=source)` writes modules under those names (which may
+    import one another: `from shapes import area`) and imports them in that order; they leave
+    `sys.modules` when the test ends."""
+    names: list[str] = []
+
+    def make(**sources: str) -> dict[str, types.ModuleType]:
+        directory = tmp_path / f"modules_{next(_module_numbers)}"
+        directory.mkdir()
+        for name, source in sources.items():
+            if name in sys.modules:
+                raise ValueError(f"a module named {name!r} is already imported")
+            (directory / f"{name}.py").write_text(textwrap.dedent(source), encoding="utf-8")
+        monkeypatch.syspath_prepend(str(directory))
+        names.extend(sources)
+        return {name: importlib.import_module(name) for name in sources}
+
+    yield make
+    for name in names:
+        sys.modules.pop(name, None)
 
 
 @pytest.fixture

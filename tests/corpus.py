@@ -1802,6 +1802,10 @@ def _search(n, m, limit):
     return count, 0
 
 
+def _hypot(a, b):
+    return math.sqrt(a * a + b * b)
+
+
 def _countdown(x, n):
     while n > 0:
         n -= 1
@@ -1829,6 +1833,12 @@ def inline_return_in_nested_loops(n, m):
 # a return inside a while loop with prints; falling off the end after the loop gives None
 def inline_return_in_while(x, n):
     return _countdown(x, n), _countdown(-x, 2)
+
+
+# a helper reading a module (math) and a builtin; tests/golden/inline_calls/other_module.py
+# imports it from here: a function of another module
+def inline_library_calls(x, y, xs):
+    return _hypot(x, y), _index_above(xs, _hypot(y, 1.0))
 
 
 # ---------------------------------------------------------------------------

@@ -9,13 +9,20 @@ and only where no code the compiler cannot see has run since the function was en
 callee found at compile time is still the one the call would reach. The name of the callee
 becomes an assumption the generated code checks on entry.
 
-Not inlined: recursive functions, generators, closures, functions from other modules, functions
-with `*args`/`**kwargs` or with code the compiler keeps opaque, functions using private names
-(`obj.__x` means something else inside a method, where it is mangled), functions that may read a local
-before binding it (inlined, the local would keep its value from an earlier call), calls with
-`**` arguments or with a `*` argument whose items are not known (a display `*(a, b)`, a
-constant tuple or a global bound to a tuple is spread out), and anything over the size
-budget.
+A function of another module (`from geometry import hypot`) reads its globals in its own
+module. It is inlined only if each of them is fixed there: a module, a function or class of
+NumPy, math or cmath, or a builtin (the module's bindings of those are taken as fixed: frozen).
+The inlined code reads such a name by name where the caller's module binds it to the same
+object and the callee runs no code the compiler cannot see (an assumption, checked on entry),
+and otherwise reads the object itself, bound into the generated function.
+
+Not inlined: recursive functions, generators, closures, functions of other modules that read
+any other global of theirs, functions with `*args`/`**kwargs` or with code the compiler keeps
+opaque, functions using private names (`obj.__x` means something else inside a method, where
+it is mangled), functions that may read a local before binding it (inlined, the local would
+keep its value from an earlier call), calls with `**` arguments or with a `*` argument whose
+items are not known (a display `*(a, b)`, a constant tuple or a global bound to a tuple is
+spread out), and anything over the size budget.
 
 Example::
 
@@ -57,11 +64,12 @@ from ..analysis import (
     reads_in_statement,
     size,
 )
-from ..effects import rewrite_clean_statements
+from ..effects import TRUSTED_MODULES, Effects, rewrite_clean_statements
 from ..errors import SymbolicError
 from ..returns import lower_returns
 from ..rewrite import (
     header_expression,
+    map_statement_expressions,
     map_statements,
     rename,
     replace_first,
@@ -85,14 +93,16 @@ def _callee_function(value: object) -> types.FunctionType | None:
 @dataclasses.dataclass(frozen=True)
 class _Target:
     """A call the inliner can replace: the function it reaches, that function's IR, the value
-    the caller's name holds, the positional arguments (any `*` spread out) and what spreading
-    them relied on."""
+    the caller's name holds, the positional arguments (any `*` spread out), and what spreading
+    them and reading the callee's globals relied on."""
 
     callee: types.FunctionType
     callee_ir: ir.Function
     value: object
     arguments: tuple[ir.Expr, ...]
     assumptions: list[ir.Assumption]
+    # for a callee of another module, what the inlined code reads for each global it reads
+    reads: dict[str, ir.Expr]
 
 
 class _Inliner:
@@ -162,13 +172,40 @@ class _Inliner:
             return None
         found, value = self.namespace.lookup(call.func.id)
         callee = _callee_function(value) if found else None
-        if callee is None or callee.__globals__ is not self.namespace.globals:
-            return None
-        callee_ir = self._ir_of(callee)
-        if callee_ir is None or self._recursive(callee):
+        callee_ir = self._ir_of(callee) if callee is not None else None
+        if callee is None or callee_ir is None or self._recursive(callee):
             return None
         arguments, assumptions = spread
-        return _Target(callee, callee_ir, value, arguments, assumptions)
+        if callee.__globals__ is self.namespace.globals:
+            return _Target(callee, callee_ir, value, arguments, assumptions, {})
+        foreign = self._foreign_reads(callee, callee_ir)
+        if foreign is None:
+            return None
+        reads, relied = foreign
+        return _Target(callee, callee_ir, value, arguments, assumptions + relied, reads)
+
+    def _foreign_reads(self, callee: types.FunctionType, callee_ir: ir.Function,
+                       ) -> tuple[dict[str, ir.Expr], list[ir.Assumption]] | None:
+        """For a callee of another module, what the inlined code reads for each global name
+        the callee reads: the same name where this module binds it to the same object and
+        nothing the callee runs can rebind it (an assumption), else the object itself. None
+        if a name is not fixed in the callee's module (see `_fixed_value`)."""
+        values: dict[str, object] = {}
+        for name in sorted(_free_names(callee_ir)):
+            fixed, values[name] = _fixed_value(callee, name)
+            if not fixed:
+                return None
+        transparent = bool(values) and _runs_no_unseen_code(callee, callee_ir)
+        reads: dict[str, ir.Expr] = {}
+        relied: list[ir.Assumption] = []
+        for name, value in values.items():
+            found, here = self._global(name)
+            if transparent and found and here is value:
+                reads[name] = ir.Name(name)
+                relied.append(ir.Assumption(name, value, f"read by {callee.__qualname__}"))
+            else:
+                reads[name] = ir.Const(value)
+        return reads, relied
 
     def _spread(self, args: tuple[ir.Expr, ...],
                 ) -> tuple[tuple[ir.Expr, ...], list[ir.Assumption]] | None:
@@ -193,11 +230,15 @@ class _Inliner:
                     spread.append(arg)
         return tuple(spread), assumptions
 
+    def _global(self, name: str) -> tuple[bool, object]:
+        """(True, value) if `name` is a global or builtin of the caller, else (False, None)."""
+        if name in self.caller_locals or self.namespace is None:
+            return False, None
+        return self.namespace.lookup(name)
+
     def _global_tuple(self, name: str) -> tuple[object, ...] | None:
         """The tuple a global name is bound to, if it is one."""
-        if name in self.caller_locals or self.namespace is None:
-            return None
-        found, value = self.namespace.lookup(name)
+        found, value = self._global(name)
         return value if found and type(value) is tuple else None  # type: ignore[return-value]
 
     # ---------------------------------------------------------- statements
@@ -272,26 +313,19 @@ class _Inliner:
                                                      **{kw.name: kw.name for kw in call.keywords})
         except TypeError:  # the call does not fit: it raises at run time, as it should
             return None
-        callee_locals = local_names(callee_ir)
-        free = {n.id for s in walk_statements(callee_ir.body) for e in statement_expressions(s)
-                for n in walk_expr(e) if isinstance(n, ir.Name)} - callee_locals
+        free = _free_names(callee_ir)
+        by_name = {name for name in free if target.reads.get(name, ir.Name(name)) == ir.Name(name)}
         closure = self.namespace.closure if self.namespace is not None else frozenset()
-        if free & (self.caller_locals | closure):
+        if by_name & (self.caller_locals | closure):
             return None  # the caller's own names would capture names the callee reads globally
+        self.taken |= by_name  # and so would the callee's renamed locals
         prefix = call.func.id  # type: ignore[union-attr]  # the name the caller uses
-        names = {local: self._fresh(f"{prefix}_{local}") for local in sorted(callee_locals)}
-        arguments = {**{index: arg for index, arg in enumerate(target.arguments)},
-                     **{kw.name: kw.value for kw in call.keywords}}
-        parameter_of = {key: param for param, key in binding.arguments.items()}
-        statements: list[ir.Stmt] = []
-        for key, argument in arguments.items():  # in the order Python evaluates the arguments
-            statements.append(ir.Assign((ir.Name(names[parameter_of[key]]),), argument, loc))
-        for param in inspect.signature(callee).parameters.values():
-            if param.name not in binding.arguments:
-                statements.append(ir.Assign((ir.Name(names[param.name]),), ir.Const(param.default), loc))
+        names = {local: self._fresh(f"{prefix}_{local}")
+                 for local in sorted(local_names(callee_ir))}
+        statements = _parameters(call, target, binding, names, loc)
         result_name = self._fresh(f"{prefix}_result")
-        body = lower_returns(_without_docstring(rename(callee_ir.body, names)), result_name,
-                             lambda: self._fresh(f"{prefix}_returned"))
+        body = rename(_substitute(_without_docstring(callee_ir.body), target.reads), names)
+        body = lower_returns(body, result_name, lambda: self._fresh(f"{prefix}_returned"))
         body = map_statements(body, lambda stmt: dataclasses.replace(stmt, loc=loc))
         *rest, last = body
         result: ir.Expr = ir.Name(result_name)
@@ -302,6 +336,61 @@ class _Inliner:
         self.assumed.append(ir.Assumption(prefix, target.value, f"inlined {prefix}"))
         self.assumed += target.assumptions
         return statements + list(body), result
+
+
+def _parameters(call: ir.Call, target: _Target, binding: inspect.BoundArguments,
+                names: dict[str, str], loc: ir.Loc) -> list[ir.Stmt]:
+    """The assignments of the arguments to the callee's (renamed) parameters, in the order
+    Python evaluates the arguments; a parameter left out takes the callee's default object."""
+    arguments = {**{index: arg for index, arg in enumerate(target.arguments)},
+                 **{kw.name: kw.value for kw in call.keywords}}
+    parameter_of = {key: param for param, key in binding.arguments.items()}
+    statements: list[ir.Stmt] = [ir.Assign((ir.Name(names[parameter_of[key]]),), argument, loc)
+                                 for key, argument in arguments.items()]
+    for param in inspect.signature(target.callee).parameters.values():
+        if param.name not in binding.arguments:
+            default = ir.Const(param.default)
+            statements.append(ir.Assign((ir.Name(names[param.name]),), default, loc))
+    return statements
+
+
+def _free_names(function: ir.Function) -> set[str]:
+    """The names the function reads that are not its locals: globals and builtins."""
+    return {node.id for stmt in walk_statements(function.body)
+            for expr in statement_expressions(stmt) for node in walk_expr(expr)
+            if isinstance(node, ir.Name)} - local_names(function)
+
+
+def _fixed_value(callee: types.FunctionType, name: str) -> tuple[bool, object]:
+    """(True, value) if the global `name` of the callee's module names an object taken as
+    fixed there: a module, a function or class of NumPy, math or cmath, or a builtin the
+    module does not shadow. Any other global (a number, a function of the program) its
+    module may rebind at any time, and no guard can check another module's globals."""
+    if name in callee.__globals__:
+        value = callee.__globals__[name]
+        if isinstance(value, types.ModuleType):
+            return True, value
+        module = getattr(value, "__module__", None)
+        library = callable(value) and isinstance(module, str) and \
+            module.split(".")[0] in TRUSTED_MODULES
+        return library, value
+    builtins = callee.__builtins__
+    return (True, builtins[name]) if name in builtins else (False, None)
+
+
+def _runs_no_unseen_code(callee: types.FunctionType, callee_ir: ir.Function) -> bool:
+    """Whether running the callee cannot call code the compiler cannot see (which could
+    rebind the caller's globals while the inlined body runs)."""
+    effects = Effects(dataclasses.replace(callee_ir, namespace=frontend.namespace_of(callee)))
+    return not any(effects.statement_may_run_user_code(stmt) for stmt in callee_ir.body)
+
+
+def _substitute(body: tuple[ir.Stmt, ...], reads: dict[str, ir.Expr]) -> tuple[ir.Stmt, ...]:
+    """`body` reading `reads[name]` wherever it reads the global `name`."""
+    def read(expr: ir.Expr) -> ir.Expr:
+        return reads.get(expr.id, expr) if isinstance(expr, ir.Name) else expr
+
+    return map_statements(body, lambda stmt: map_statement_expressions(stmt, read))
 
 
 def _mentions_private_names(node: ast.AST) -> bool:
@@ -326,7 +415,7 @@ def _without_docstring(body: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
 
 
 def inline_calls(function: ir.Function) -> ir.Function:
-    """Replace calls of small, non-recursive functions of the same module by their bodies."""
+    """Replace calls of small, non-recursive functions of the program by their bodies."""
     if function.namespace is None:
         return function
     inliner = _Inliner(function)
