@@ -260,7 +260,9 @@ def bound_after(body: tuple[ir.Stmt, ...], bound: frozenset[str]) -> frozenset[s
 def _bound_through(body: tuple[ir.Stmt, ...], bound: frozenset[str],
                    result: dict[int, frozenset[str]]) -> frozenset[str]:
     for stmt in body:
-        result[id(stmt)] = bound
+        # one statement object may stand in several places (unrolled copies): keep what holds
+        # at all of them
+        result[id(stmt)] = result[id(stmt)] & bound if id(stmt) in result else bound
         match stmt:
             case ir.If(_, then, orelse):
                 after_then = _bound_through(then, bound, result)
@@ -415,7 +417,9 @@ _LoopExits = tuple[frozenset[str], frozenset[str]] | None
 def _live_before(body: tuple[ir.Stmt, ...], live: frozenset[str], loop: _LoopExits,
                  result: dict[int, frozenset[str]]) -> frozenset[str]:
     for stmt in reversed(body):
-        result[id(stmt)] = live
+        # one statement object may stand in several places (unrolled copies): a name live
+        # after any of them is live
+        result[id(stmt)] = result.get(id(stmt), frozenset()) | live
         live = _live_through(stmt, live, loop, result)
     return live
 

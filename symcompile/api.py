@@ -143,7 +143,20 @@ class SymbolicFunction:
         """The stub's target: compile (once, under the lock), install, then run this call."""
         if disabled():
             return self.original(*args, **kwargs)
-        return self.version(*self.key_for(args, kwargs)).function(*args, **kwargs)
+        return self._run(self.version(*self.key_for(args, kwargs)), args, kwargs)
+
+    def _run(self, version: CompiledVersion, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """Call `version`. It checks its static values on entry by identity, but the cache
+        finds it by type and bits: an equal value held by another object is passed on as the
+        very object it was compiled with (its code starts by assigning that value anyway)."""
+        assumptions = version.ir.assumptions if version.ir is not None else ()
+        static = {a.name: a.value for a in assumptions if a.argument and not a.of_type}
+        if static:
+            bound = self.signature.bind(*args, **kwargs)
+            bound.apply_defaults()
+            bound.arguments.update(static)
+            args, kwargs = bound.args, bound.kwargs
+        return version.function(*args, **kwargs)
 
     def key_for(self, args: tuple[Any, ...], kwargs: dict[str, Any],
                 ) -> tuple[tuple[object, ...], dict[str, Any], dict[str, type]]:
@@ -284,7 +297,7 @@ class SymbolicFunction:
                 if key == self.installed_key or self.installed_key is None:
                     self.installed_key = key
                     self._install()
-        return version.function(*args, **kwargs)
+        return self._run(version, args, kwargs)
 
     def _type_miss(self, *args: Any, **kwargs: Any) -> Any:
         """Where a failed type check sends the call: an argument's type is not the one the
@@ -298,7 +311,7 @@ class SymbolicFunction:
                 self.versions[key] = untyped
                 if key == self.installed_key:
                     self._install()
-        return untyped.function(*args, **kwargs)
+        return self._run(untyped, args, kwargs)
 
     def _globals_hold(self, version: CompiledVersion) -> bool:
         """Whether every global the version relies on still has the value it was compiled with."""

@@ -19,6 +19,7 @@ from .passes.eliminate_dead_code import eliminate_dead_code
 from .passes.fold_constants import fold_constants
 from .passes.forward_single_uses import forward_single_uses
 from .passes.hoist_globals import hoist_globals
+from .passes.hoist_loop_invariants import hoist_loop_invariants
 from .passes.inline_calls import inline_calls
 from .passes.propagate import propagate
 from .passes.simplify_algebra import simplify_algebra
@@ -45,6 +46,9 @@ PASSES: tuple[Pass, ...] = (
     # look up functions of NumPy and math once, at compile time (after folding, which reads
     # their constants such as math.pi)
     hoist_globals,
+    # compute quiet operations on values a loop never changes once, before the loop (after
+    # simplify_algebra, whose types it uses, and with the functions above already bound)
+    hoist_loop_invariants,
     # put single-use temporaries (many come from inlining) back into the expression using them
     forward_single_uses,
     # compute repeated operator expressions once; after forwarding, which builds the big

@@ -6,6 +6,7 @@ the pipeline's fixed-point test (an identity check) honest.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Callable, Iterator
 
 from . import ir
@@ -238,6 +239,13 @@ def map_statements(body: tuple[ir.Stmt, ...], fn: Callable[[ir.Stmt], ir.Stmt]) 
         return fn(stmt)
 
     return unchanged_or_new(body, [visit(stmt) for stmt in body])
+
+
+def copy_statements(body: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
+    """New statement objects equal to those of `body` (nested ones too), for a pass that puts
+    a body in a second place: analyses key what holds at a statement by its identity, so each
+    place needs objects of its own."""
+    return tuple(map_statements(body, lambda stmt: dataclasses.replace(stmt)))
 
 
 def rename(body: tuple[ir.Stmt, ...], names: dict[str, str]) -> tuple[ir.Stmt, ...]:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Callable, Mapping
 
 from . import ir
-from .analysis import assigned_names, opaque_names, target_names, terminates
+from .analysis import assigned_names, opaque_names, target_names, terminates, untracked_names
 from .rewrite import walk_statements
 
 NUMBER_TYPES: tuple[type, ...] = (bool, int, float, complex)
@@ -261,3 +261,30 @@ class _AssignedTypes(TypeFlow):
     def bound(self, stmt: ir.Stmt, after: TypeEnv) -> None:
         for name in assigned_names(stmt):
             self.assigned.setdefault(name, []).append(after.get(name))
+
+
+def argument_env(function: ir.Function) -> dict[str, Known]:
+    """The types of the arguments the version is compiled for, each resting on its argument."""
+    untracked = untracked_names(function)
+    return {name: Known(kind, frozenset({name})) for name, kind in function.argument_types.items()
+            if name not in untracked}
+
+
+def types_before(function: ir.Function) -> dict[int, TypeEnv]:
+    """For every statement (by `id`), the types known when it starts."""
+    found: dict[int, TypeEnv] = {}
+
+    def record(stmt: ir.Stmt, env: TypeEnv) -> ir.Stmt:
+        # one statement object may stand in several places (unrolled copies)
+        found[id(stmt)] = join_envs(found[id(stmt)], env) if id(stmt) in found else env
+        return stmt
+
+    TypeFlow(untracked_names(function), record).block(function.body, argument_env(function))
+    return found
+
+
+def type_assumptions(relied: set[tuple[str, type]], relier: str) -> tuple[ir.Assumption, ...]:
+    """The entry checks for the argument types (name, type) a pass named `relier` relied on."""
+    return tuple(ir.Assumption(name, kind, f"{relier} relies on {name}: {kind.__name__}",
+                               argument=True, of_type=True)
+                 for name, kind in sorted(relied, key=lambda fact: fact[0]))

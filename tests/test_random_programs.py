@@ -443,6 +443,23 @@ REGRESSIONS: list[tuple[str, str, tuple[Any, ...], str, bool]] = [
          "with it (10 becomes 0)"),
         False,
     ),
+    (
+        "unrolled_copies_share_statement_objects",
+        """
+        def main(x, y, n):
+            v1 = n
+            for i in (1, 2):
+                v1 = 1
+                v2 = n
+            return v1
+        """,
+        (10, 3, 2),
+        ("unroll_loops repeats the body's very statement objects, and the liveness analysis "
+         "kept one answer per object: the first copy's `v1 = 1` (dead, the second overwrites "
+         "it) decided for the second, which the return reads; eliminate_dead_code dropped "
+         "both (UnboundLocalError instead of 1)"),
+        False,
+    ),
 ]
 
 
@@ -477,6 +494,35 @@ IDEMPOTENCE_REGRESSIONS: list[tuple[str, str, str, bool]] = [
          "local of the IR any more, so propagate leaves the copy `h_a_2 = v` in place. The "
          "output keeps v local (`if False: v = None`), and compiling it again propagates the "
          "copy: print(h_a_2) becomes print(v)"),
+        False,
+    ),
+    (
+        "loop_split_for_floats_is_not_split_again",
+        """
+        def main(x, y, n):
+            out = []
+            for a in y:
+                out.append(1.0 * a * x)
+            return out
+        """,
+        ("speculate_loop_types recognised its own `if type(a) is float:` only with the "
+         "builtins bound as objects; in the compiled source they are names (`type_2`), so a "
+         "second compilation split the loop again"),
+        False,
+    ),
+    (
+        "unrolled_copies_are_objects_of_their_own",
+        """
+        def main(x, y, n):
+            for i in range(n):
+                for j in (1, 2):
+                    print(n)
+                    x = n
+            return x
+        """,
+        ("unroll_loops put the body's very statement objects in each copy, so the liveness "
+         "analysis saw the first `x = n` as live (the second, one object with it, is); "
+         "compiled again, with objects of their own, the first was dead and went"),
         False,
     ),
 ]

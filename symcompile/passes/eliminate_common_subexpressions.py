@@ -2,9 +2,13 @@
 
 Within one straight-line block, an operator expression made of operators, constants and names
 (`1.0 * x * x`, `a < b`) that is evaluated twice or more is computed once, into a temporary
-`t` assigned right before the statement where it first occurs; its occurrences read `t`. On
-numbers and arrays operators are pure and deterministic, so a second evaluation with the same
-operands gives the same value. Three conditions keep it exact:
+`t` assigned right before the statement where it first occurs; its occurrences read `t`. Only
+expressions whose names `value_types` knows to hold numbers (bool, int, float, complex) are
+shared: on numbers operators are pure, deterministic and silent, so a second evaluation with
+the same operands gives the same value. (On an array a shared operation that warns would warn
+once where the original warns twice; on an object of unknown type `*` may run code of its
+own.) Types that come from the arguments a version is compiled for are checked on entry, as
+for simplify_algebra. Three conditions keep it exact:
 
 * order: the first occurrence is evaluated on every run of its statement, with only quiet work
   (constants, bound locals) before it there, so computing it just before the statement moves
@@ -18,17 +22,18 @@ operands gives the same value. Three conditions keep it exact:
   code) or an assignment to a name the expression reads ends the sharing.
 
 The largest repeat is shared first, into `t`, `t_2`... Locals that opaque code touches are
-never shared, and a function that looks at its own locals (`locals()`...) is left alone. Not
-exact in one respect: a shared NumPy operation that warns (overflow...) warns once, not at
-each occurrence. Runs after forward_single_uses, which builds the expressions that repeat.
+never shared, and a function that looks at its own locals (`locals()`...) is left alone. Runs
+after forward_single_uses, which builds the expressions that repeat.
+
+In the example, the annotations stand for the argument types the version is compiled for.
 
 Example::
 
-    def f(x, a):
+    def f(x: float, a: float):
         y = x - (1.0 * x * x * x - a) / (3 * (1.0 * x * x))
         return y
     # --- after eliminate_common_subexpressions ---
-    def f(x, a):
+    def f(x: float, a: float):
         t = 1.0 * x * x
         y = x - (t * x - a) / (3 * t)
         return y
@@ -50,6 +55,7 @@ from ..analysis import (
     parameter_names,
     untracked_names,
 )
+from ..value_types import Known, TypeEnv, type_assumptions, type_of, types_before
 from ..rewrite import (
     header_expression,
     map_expr,
@@ -62,6 +68,8 @@ from ..rewrite import (
 
 # comparisons whose result depends on which object an operand is, not only on its value
 _IDENTITY_COMPARISONS = frozenset({"is", "isnot"})
+# comparisons that are no arithmetic on numbers
+_NOT_NUMERIC = _IDENTITY_COMPARISONS | {"in", "notin"}
 
 
 @dataclass(frozen=True)
@@ -107,6 +115,8 @@ class _Sharer:
     def __init__(self, function: ir.Function) -> None:
         self.untracked = untracked_names(function)
         self.taken = all_names(function) | local_names(function)
+        self.types = types_before(function)
+        self.relied: set[tuple[str, type]] = set()
         # the positions of each header expression met, by identity (the entry keeps it alive)
         self.orders: dict[int, tuple[ir.Expr, list[_Position]]] = {}
 
@@ -123,11 +133,19 @@ class _Sharer:
             self.orders[id(header)] = (header, _positions(header))
         return self.orders[id(header)][1]
 
-    def _shareable(self, expr: ir.Expr) -> bool:
-        return isinstance(expr, (ir.Op, ir.Compare)) and all(
-            isinstance(node, (ir.Op, ir.Compare, ir.Const))
-            or (isinstance(node, ir.Name) and node.id not in self.untracked)
-            for node in walk_expr(expr))
+    def _number_facts(self, expr: ir.Expr, env: TypeEnv) -> list[Known] | None:
+        """The type facts showing `expr` is arithmetic on numbers only, or None."""
+        if not isinstance(expr, (ir.Op, ir.Compare)):
+            return None
+        facts: list[Known] = []
+        for node in walk_expr(expr):
+            known = type_of(node, env)
+            if known is None or (isinstance(node, ir.Name) and node.id in self.untracked) or \
+                    not isinstance(node, (ir.Op, ir.Compare, ir.Const, ir.Name)) or \
+                    (isinstance(node, ir.Compare) and _NOT_NUMERIC & set(node.ops)):
+                return None
+            facts.append(known)
+        return facts
 
     def block(self, body: tuple[ir.Stmt, ...], entry: frozenset[str]) -> tuple[ir.Stmt, ...]:
         """`body` (whose start has the locals `entry` bound) with its repeats shared, nested
@@ -156,15 +174,18 @@ class _Sharer:
         of the new temporary's assignment; None if there is none."""
         bound = entry
         for index, stmt in enumerate(body):
-            if index >= start:
-                for first, expr in self._first_occurrences(stmt, bound):
+            env = self.types.get(id(stmt))
+            if index >= start and env is not None:
+                for first, expr, facts in self._first_occurrences(stmt, bound, env):
                     found = self._occurrences(body, index, first, expr)
                     if found is not None:
+                        self.relied.update((name, fact.type) for fact in facts for name in fact.arguments)
                         return self._rewrite(body, index, expr, found), index
             bound = bound_after((stmt,), bound)
         return None
 
-    def _first_occurrences(self, stmt: ir.Stmt, bound: frozenset[str]) -> list[tuple[int, ir.Expr]]:
+    def _first_occurrences(self, stmt: ir.Stmt, bound: frozenset[str],
+                           env: TypeEnv) -> list[tuple[int, ir.Expr, list[Known]]]:
         """The shareable expressions in `stmt`'s header (with their positions) that could be
         computed just before the statement: always evaluated, after nothing but quiet work;
         largest first."""
@@ -175,9 +196,9 @@ class _Sharer:
         positions = self._positions(header)
         first_work = next((index for index, position in enumerate(positions)
                            if not is_quiet(position.node, bound)), len(positions))
-        found = [(index, position.node) for index, position in enumerate(positions)
+        found = [(index, position.node, facts) for index, position in enumerate(positions)
                  if position.start <= first_work and position.consumed and position.always
-                 and self._shareable(position.node)]
+                 and (facts := self._number_facts(position.node, env)) is not None]
         return sorted(found, key=lambda item: positions[item[0]].start - item[0])  # largest first
 
     def _occurrences(self, body: tuple[ir.Stmt, ...], index: int, first: int,
@@ -236,4 +257,6 @@ def eliminate_common_subexpressions(function: ir.Function) -> ir.Function:
     if introspects(function):
         return function
     sharer = _Sharer(function)
-    return function.with_body(sharer.block(function.body, frozenset(parameter_names(function))))
+    body = sharer.block(function.body, frozenset(parameter_names(function)))
+    return function.with_body(body).assuming(
+        *type_assumptions(sharer.relied, "eliminate_common_subexpressions"))

@@ -27,7 +27,7 @@ from typing import Callable, Literal
 from .. import ir
 from ..analysis import untracked_names
 from ..rewrite import map_statement_expressions
-from ..value_types import Known, TypeEnv, TypeFlow, type_of
+from ..value_types import Known, TypeEnv, TypeFlow, argument_env, type_assumptions, type_of
 
 RuleClass = Literal["type-conditional", "unsafe"]
 # what a rule gives: the new expression and the type facts it relied on
@@ -214,19 +214,9 @@ class Simplifier:
         return map_statement_expressions(stmt, lambda expr: self.node(expr, env))
 
 
-def argument_env(function: ir.Function) -> dict[str, Known]:
-    """The types of the arguments the version is compiled for, each resting on its argument."""
-    untracked = untracked_names(function)
-    return {name: Known(kind, frozenset({name})) for name, kind in function.argument_types.items()
-            if name not in untracked}
-
-
 def simplify_algebra(function: ir.Function) -> ir.Function:
     """Apply the rules of `RULES` that the known types (and `fastmath`) allow."""
     simplifier = Simplifier(function)
     flow = TypeFlow(untracked_names(function), simplifier.statement)
     body, _ = flow.block(function.body, argument_env(function))
-    assumptions = (ir.Assumption(name, kind, f"simplify_algebra relies on {name}: {kind.__name__}",
-                                 argument=True, of_type=True)
-                   for name, kind in sorted(simplifier.relied, key=lambda fact: fact[0]))
-    return function.with_body(body).assuming(*assumptions)
+    return function.with_body(body).assuming(*type_assumptions(simplifier.relied, "simplify_algebra"))

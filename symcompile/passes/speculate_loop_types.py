@@ -12,7 +12,8 @@ loop tests each element and runs one of two copies of its body:
 
 The test costs one type check per turn, so it is added only where a type-conditional rule of
 simplify_algebra would then fire on something that depends on `a`, and the body is small and
-holds no loop (an inner loop may still be unrolled, which would change the body).
+holds no loop (an inner loop may still be unrolled, which would change the body). A loop over
+`range(...)` counts in ints and is left alone.
 
 Example::
 
@@ -36,9 +37,9 @@ from __future__ import annotations
 
 from .. import ir
 from ..analysis import body_size, untracked_names
-from ..rewrite import map_statements, walk_statements
-from ..value_types import Known, TypeEnv, TypeFlow
-from .simplify_algebra import Simplifier, argument_env
+from ..rewrite import copy_statements, map_statements, walk_statements
+from ..value_types import Known, TypeFlow, types_before
+from .simplify_algebra import Simplifier
 
 # the largest loop body (in IR nodes) given a second copy
 SPECULATION_BUDGET = 300
@@ -51,10 +52,25 @@ def _element_test(name: str) -> ir.Expr:
     return ir.Compare(("is",), (check, ir.Const(SPECULATED_TYPE)))
 
 
-def _speculated(stmt: ir.For) -> bool:
+def _means(expr: ir.Expr, value: object, namespace: ir.Namespace | None) -> bool:
+    """Whether `expr` is `value`: bound as an object, or (in code symcompile generated and is
+    compiling again) a global name for it."""
+    if isinstance(expr, ir.Const):
+        return expr.value is value
+    if isinstance(expr, ir.Name) and namespace is not None:
+        found, bound = namespace.lookup(expr.id)
+        return found and bound is value
+    return False
+
+
+def _not_worth_it(stmt: ir.For, namespace: ir.Namespace | None) -> bool:
+    """A loop already split (`if type(a) is float:`), or one over `range(...)` (ints)."""
     match stmt:
-        case ir.For(ir.Name(name), _, (ir.If(test, _, _),), _) if test == _element_test(name):
-            return True
+        case ir.For(ir.Name(name), _, (ir.If(ir.Compare(("is",), (ir.Call(check, (ir.Name(tested),), ()), kind)),
+                                             _, _),), _) if tested == name:
+            return _means(check, type, namespace) and _means(kind, SPECULATED_TYPE, namespace)
+        case ir.For(_, ir.Call(func)):
+            return _means(func, range, namespace)
     return False
 
 
@@ -62,12 +78,7 @@ class _Speculator:
     def __init__(self, function: ir.Function) -> None:
         self.function = function
         self.untracked = untracked_names(function)
-        self.env_before: dict[int, TypeEnv] = {}
-        TypeFlow(self.untracked, self._record).block(function.body, argument_env(function))
-
-    def _record(self, stmt: ir.Stmt, env: TypeEnv) -> ir.Stmt:
-        self.env_before[id(stmt)] = env
-        return stmt
+        self.env_before = types_before(function)
 
     def _pays(self, loop: ir.For, name: str) -> bool:
         """Whether simplify_algebra would rewrite the body using that `name` is a float."""
@@ -82,10 +93,12 @@ class _Speculator:
         match stmt:
             case ir.For(ir.Name(name), iter_, body, orelse, loc) if (
                     id(stmt) in self.env_before and name not in self.untracked
-                    and not _speculated(stmt) and body_size(body) <= SPECULATION_BUDGET
+                    and not _not_worth_it(stmt, self.function.namespace)
+                    and body_size(body) <= SPECULATION_BUDGET
                     and not any(isinstance(inner, (ir.For, ir.While)) for inner in walk_statements(body))
                     and self._pays(stmt, name)):
-                return ir.For(ir.Name(name), iter_, (ir.If(_element_test(name), body, body, loc),),
+                return ir.For(ir.Name(name), iter_, (ir.If(_element_test(name), body,
+                                                           copy_statements(body), loc),),
                               orelse, loc)
         return stmt
 

@@ -33,6 +33,7 @@ import builtins
 from .. import ir
 from ..analysis import MAX_FUNCTION_SIZE, body_size, may_leave_block, size, written_names
 from ..effects import rewrite_clean_statements
+from ..rewrite import copy_statements
 
 MAX_TURNS = 8
 MAX_UNROLLED_NODES = 400
@@ -93,9 +94,9 @@ class _Unroller:
                 body_size(stmt.body) * len(values) > MAX_UNROLLED_NODES:
             return stmt
         unrolled: list[ir.Stmt] = []
-        for value in values:
+        for turn, value in enumerate(values):
             unrolled.append(ir.Assign((stmt.target,), ir.Const(value), stmt.loc))
-            unrolled += stmt.body
+            unrolled += copy_statements(stmt.body) if turn else stmt.body
         return (*unrolled, *stmt.orelse)
 
 

@@ -1,8 +1,9 @@
-# A repeat in the next statements shares the temporary, even past a plain assignment (`s = y`)
+# (The annotations stand for the argument types the version is compiled for: only arithmetic
+# on numbers is shared.) A repeat in the next statements shares the temporary, even past a plain assignment (`s = y`)
 # and when the later occurrence is conditional (behind `and`, in a branch of `if`-`else`): the
 # first one is always evaluated, before anything else in its statement. The test of an `if`
 # shares it too; the `if` ends the sharing (its body is a block of its own).
-def f(x, y, flag):
+def f(x: float, y: float, flag):
     u = x * y + 1.0
     s = y
     v = flag and x * y > 0
@@ -11,7 +12,7 @@ def f(x, y, flag):
         s = x * y - 1
     return u, v, w, s
 # --- after eliminate_common_subexpressions ---
-def f(x, y, flag):
+def f(x: float, y: float, flag):
     t = x * y
     u = t + 1.0
     s = y

@@ -1,7 +1,7 @@
 # MUST NOT CHANGE: sharing stays within one straight-line block. Occurrences in the two
 # branches of an `if`, or one in a loop body and one after the loop (which may not run, or
 # run many times), or one in a `while` test (evaluated on every turn), are not shared.
-def f(x, y, n):
+def f(x: float, y: float, n: int):
     if n > 0:
         a = (x + y) * 2
     else:
@@ -14,7 +14,7 @@ def f(x, y, n):
     c = (x * y) + 1
     return a, b, c
 # --- after eliminate_common_subexpressions ---
-def f(x, y, n):
+def f(x: float, y: float, n: int):
     if n > 0:
         a = (x + y) * 2
     else:

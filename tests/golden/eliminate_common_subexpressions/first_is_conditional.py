@@ -2,7 +2,7 @@
 # `and`, `or`, a branch of `if`-`else`, the tail of a comparison chain), or something that may
 # raise comes before it (`x / y`): computing it before the statement could raise where the
 # original did not, or raise a different error first.
-def f(x, y, flag):
+def f(x: float, y: float, flag):
     a = flag and (x * y) + (x * y)
     b = flag or (x - y) * 2
     c = (x - y) * 3
@@ -13,7 +13,7 @@ def f(x, y, flag):
     i = x / y + (y - x) * 2 + (y - x) * 3
     return a, b, c, d, e, g, h, i
 # --- after eliminate_common_subexpressions ---
-def f(x, y, flag):
+def f(x: float, y: float, flag):
     a = flag and (x * y) + (x * y)
     b = flag or (x - y) * 2
     c = (x - y) * 3

@@ -1,0 +1,154 @@
+"""hoist_loop_invariants: compute once, before a loop, what every turn computes alike.
+
+An operation whose operands the loop never changes has the same value on every turn. When it
+also can neither raise nor run code, computing it once before the loop is exact, even if the
+loop runs zero times or the branch holding it never runs: that is so for `+`, `-`, `*`, the
+comparisons and the unary operators on ints and bools, or on floats, whose types `value_types`
+knows (mixed int and float arithmetic is left alone: a huge int raises OverflowError). An
+expression that might raise stays where it is. Types that come from the arguments a version is
+compiled for are checked on entry, as for simplify_algebra.
+
+In the example, the annotations stand for the argument types the version is compiled for.
+
+Example::
+
+    def f(xs, dt: float, m: float):
+        out = []
+        for x in xs:
+            out.append(x + dt * m)
+        return out
+    # --- after hoist_loop_invariants ---
+    def f(xs, dt: float, m: float):
+        out = []
+        t = dt * m
+        for x in xs:
+            out.append(x + t)
+        return out
+"""
+
+from __future__ import annotations
+
+from .. import ir
+from ..analysis import all_names, assigned_names, untracked_names
+from ..rewrite import (
+    expr_children,
+    map_statement_expressions,
+    nested_bodies,
+    statement_expressions,
+    unchanged_or_new,
+    walk_statements,
+    with_bodies,
+)
+from ..value_types import Known, TypeEnv, type_assumptions, type_of, types_before
+
+# operators that never raise on two ints (or bools), or on two floats
+_NEVER_RAISE = frozenset({"add", "sub", "mul", "eq", "ne", "lt", "le", "gt", "ge", "neg", "pos",
+                          "not"})
+_NEVER_RAISE_ON_INTS = _NEVER_RAISE | {"bitand", "bitor", "bitxor", "invert"}
+
+
+class _Hoister:
+    def __init__(self, function: ir.Function) -> None:
+        self.untracked = untracked_names(function)
+        self.env_before = types_before(function)
+        self.taken = all_names(function)
+        self.relied: set[tuple[str, type]] = set()
+
+    def _fresh(self) -> str:
+        name, number = "t", 1
+        while name in self.taken:
+            number += 1
+            name = f"t_{number}"
+        self.taken.add(name)
+        return name
+
+    def _safe(self, expr: ir.Expr, fixed: set[str], env: TypeEnv) -> list[Known] | None:
+        """The type facts showing `expr` is invariant and quiet, or None if it is not."""
+        match expr:
+            case ir.Const():
+                known = type_of(expr, env)
+                return [known] if known else None
+            case ir.Name(name) if name in fixed and (known := env.get(name)):
+                return [known]
+            case ir.Op(op, args) | ir.Compare((op,), args):
+                facts = [self._safe(arg, fixed, env) for arg in args]
+                if any(fact is None for fact in facts):
+                    return None
+                kinds = {fact[0].type for fact in facts}  # type: ignore[index]
+                allowed = _NEVER_RAISE_ON_INTS if kinds <= {bool, int} else \
+                    _NEVER_RAISE if kinds == {float} else frozenset()
+                if op in allowed:
+                    return [known for fact in facts for known in fact]  # type: ignore[union-attr]
+        return None
+
+    def _invariants(self, loop: ir.For | ir.While, env: TypeEnv) -> dict[ir.Expr, list[Known]]:
+        """The largest quiet expressions in the loop whose operands it never changes."""
+        fixed = {name for name in env if name not in self.untracked} - {
+            name for stmt in walk_statements((loop,)) for name in assigned_names(stmt)}
+        found: dict[ir.Expr, list[Known]] = {}
+
+        def visit(expr: ir.Expr) -> None:
+            facts = self._safe(expr, fixed, env) if isinstance(expr, (ir.Op, ir.Compare)) else None
+            if facts is not None:
+                found[expr] = facts
+                return
+            for child in expr_children(expr):
+                visit(child)
+
+        parts = [loop.test] if isinstance(loop, ir.While) else []
+        for stmt in walk_statements(loop.body):
+            parts += statement_expressions(stmt, targets=False)
+        for expr in parts:
+            visit(expr)
+        return found
+
+    def loop(self, loop: ir.For | ir.While) -> tuple[ir.Stmt, ...]:
+        """The loop with its invariants read from temporaries, preceded by their assignments."""
+        env = self.env_before.get(id(loop))
+        invariants = self._invariants(loop, env) if env is not None else {}
+        if not invariants:
+            return (loop,)
+        temps = {expr: ir.Name(self._fresh()) for expr in invariants}
+        used: set[ir.Expr] = set()
+
+        def replace(node: ir.Expr) -> ir.Expr:
+            if node in temps:
+                used.add(node)
+                return temps[node]
+            return node
+
+        def rewrite_block(body: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
+            return unchanged_or_new(body, [rewrite(stmt) for stmt in body])
+
+        def rewrite(stmt: ir.Stmt) -> ir.Stmt:
+            stmt = map_statement_expressions(stmt, replace)
+            bodies = nested_bodies(stmt)
+            return with_bodies(stmt, rewrite_block(bodies[0]), rewrite_block(bodies[1])) if bodies else stmt
+
+        header = map_statement_expressions(loop, replace) if isinstance(loop, ir.While) else loop
+        new_loop = with_bodies(header, rewrite_block(loop.body), loop.orelse)
+        hoisted = []
+        for expr, facts in invariants.items():
+            if expr in used:  # (one inside a larger invariant is replaced there first)
+                hoisted.append(ir.Assign((temps[expr],), expr, loop.loc))
+                self.relied.update((name, fact.type) for fact in facts for name in fact.arguments)
+        return (*hoisted, new_loop)
+
+    def block(self, body: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
+        result: list[ir.Stmt] = []
+        for stmt in body:
+            if isinstance(stmt, (ir.For, ir.While)):
+                *hoisted, stmt = self.loop(stmt)
+                result += hoisted
+            bodies = nested_bodies(stmt)
+            if bodies:
+                stmt = with_bodies(stmt, self.block(bodies[0]), self.block(bodies[1]))
+            result.append(stmt)
+        return unchanged_or_new(body, result)
+
+
+def hoist_loop_invariants(function: ir.Function) -> ir.Function:
+    """Move quiet operations on values a loop never changes to before the loop."""
+    hoister = _Hoister(function)
+    body = hoister.block(function.body)
+    return function.with_body(body).assuming(*type_assumptions(hoister.relied, "hoist_loop_invariants"))
