@@ -283,8 +283,10 @@ def types_before(function: ir.Function) -> dict[int, TypeEnv]:
     return found
 
 
-def type_assumptions(relied: set[tuple[str, type]], relier: str) -> tuple[ir.Assumption, ...]:
-    """The entry checks for the argument types (name, type) a pass named `relier` relied on."""
-    return tuple(ir.Assumption(name, kind, f"{relier} relies on {name}: {kind.__name__}",
+def type_assumptions(function: ir.Function, relied: set[str], relier: str) -> tuple[ir.Assumption, ...]:
+    """The entry checks for the types of the arguments `relied` (as the version is compiled
+    for them) that a pass named `relier` relied on."""
+    kinds = function.argument_types
+    return tuple(ir.Assumption(name, kinds[name], f"{relier} relies on {name}: {kinds[name].__name__}",
                                argument=True, of_type=True)
-                 for name, kind in sorted(relied, key=lambda fact: fact[0]))
+                 for name in sorted(relied) if name in kinds)

@@ -730,3 +730,16 @@ def test_an_array_is_never_the_callers_own(first: Any) -> None:
     result = compiled(x)
     assert result is not x and not np.shares_memory(result, x)
     assert same_value(result, x * 1.0)
+
+
+def derived_float(n):
+    return (n / 2) * 1.0
+
+
+def test_the_entry_check_is_on_the_argument_type_not_on_a_derived_one() -> None:
+    """`n / 2` is a float because n is an int: the version relies on n being an int."""
+    compiled = sc.symbolic(derived_float)
+    source = sc.source(compiled, 3)
+    assert "    if type(n) is not int:\n" in source and source.endswith("    return n / 2\n")
+    for n in (3, 3.0, True, 2**80, -0.0):
+        assert_equivalent(derived_float, compiled, (n,))

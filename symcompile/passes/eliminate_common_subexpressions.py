@@ -116,7 +116,7 @@ class _Sharer:
         self.untracked = untracked_names(function)
         self.taken = all_names(function) | local_names(function)
         self.types = types_before(function)
-        self.relied: set[tuple[str, type]] = set()
+        self.relied: set[str] = set()  # the arguments whose types it relied on
         # the positions of each header expression met, by identity (the entry keeps it alive)
         self.orders: dict[int, tuple[ir.Expr, list[_Position]]] = {}
 
@@ -179,7 +179,7 @@ class _Sharer:
                 for first, expr, facts in self._first_occurrences(stmt, bound, env):
                     found = self._occurrences(body, index, first, expr)
                     if found is not None:
-                        self.relied.update((name, fact.type) for fact in facts for name in fact.arguments)
+                        self.relied.update(name for fact in facts for name in fact.arguments)
                         return self._rewrite(body, index, expr, found), index
             bound = bound_after((stmt,), bound)
         return None
@@ -259,4 +259,4 @@ def eliminate_common_subexpressions(function: ir.Function) -> ir.Function:
     sharer = _Sharer(function)
     body = sharer.block(function.body, frozenset(parameter_names(function)))
     return function.with_body(body).assuming(
-        *type_assumptions(sharer.relied, "eliminate_common_subexpressions"))
+        *type_assumptions(function, sharer.relied, "eliminate_common_subexpressions"))

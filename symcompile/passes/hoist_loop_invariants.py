@@ -52,7 +52,7 @@ class _Hoister:
         self.untracked = untracked_names(function)
         self.env_before = types_before(function)
         self.taken = all_names(function)
-        self.relied: set[tuple[str, type]] = set()
+        self.relied: set[str] = set()  # the arguments whose types it relied on
 
     def _fresh(self) -> str:
         name, number = "t", 1
@@ -131,7 +131,7 @@ class _Hoister:
         for expr, facts in invariants.items():
             if expr in used:  # (one inside a larger invariant is replaced there first)
                 hoisted.append(ir.Assign((temps[expr],), expr, loop.loc))
-                self.relied.update((name, fact.type) for fact in facts for name in fact.arguments)
+                self.relied.update(name for fact in facts for name in fact.arguments)
         return (*hoisted, new_loop)
 
     def block(self, body: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
@@ -151,4 +151,4 @@ def hoist_loop_invariants(function: ir.Function) -> ir.Function:
     """Move quiet operations on values a loop never changes to before the loop."""
     hoister = _Hoister(function)
     body = hoister.block(function.body)
-    return function.with_body(body).assuming(*type_assumptions(hoister.relied, "hoist_loop_invariants"))
+    return function.with_body(body).assuming(*type_assumptions(function, hoister.relied, "hoist_loop_invariants"))

@@ -192,7 +192,7 @@ class Simplifier:
 
     def __init__(self, function: ir.Function) -> None:
         self.rules = [rule for rule in RULES if function.fastmath or rule.rule_class != "unsafe"]
-        self.relied: set[tuple[str, type]] = set()
+        self.relied: set[str] = set()  # the arguments whose types it relied on
         self.fired: list[str] = []
 
     def node(self, expr: ir.Expr, env: TypeEnv) -> ir.Expr:
@@ -205,7 +205,7 @@ class Simplifier:
                 if result is not None:
                     expr, facts = result
                     self.fired.append(rule.identity)
-                    self.relied.update((name, fact.type) for fact in facts for name in fact.arguments)
+                    self.relied.update(name for fact in facts for name in fact.arguments)
                     changed = True
                     break
         return expr
@@ -219,4 +219,4 @@ def simplify_algebra(function: ir.Function) -> ir.Function:
     simplifier = Simplifier(function)
     flow = TypeFlow(untracked_names(function), simplifier.statement)
     body, _ = flow.block(function.body, argument_env(function))
-    return function.with_body(body).assuming(*type_assumptions(simplifier.relied, "simplify_algebra"))
+    return function.with_body(body).assuming(*type_assumptions(function, simplifier.relied, "simplify_algebra"))

@@ -87,7 +87,7 @@ class _Speculator:
         simplifier = Simplifier(self.function)
         TypeFlow(self.untracked, simplifier.statement).block(
             loop.body, {**head, name: Known(SPECULATED_TYPE, frozenset({name}))})
-        return (name, SPECULATED_TYPE) in simplifier.relied
+        return name in simplifier.relied
 
     def visit(self, stmt: ir.Stmt) -> ir.Stmt:
         match stmt:
