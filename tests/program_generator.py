@@ -7,12 +7,12 @@ later one, so there is no recursion) and ``main`` calls helpers.  The programs u
 symcompile's passes work on: constants (NaN as ``float('nan')``, ``-0.0``, infinities, ``2 **
 70``, small ints, ``0.1``...), arithmetic, comparisons, ``and``/``or``/``not``, conditional
 expressions, assignments and augmented assignments (copies and swaps included), ``if/elif/else``,
-``for`` and ``while`` loops, ``break``/``continue``, early ``return``\\ s, tuple returns, global
-constants (``SCALE = 3``, ``DEBUG = False``), ``print`` calls whose order matters, and (in some
-programs) NumPy arrays.  Less often: loops over constant tuples, ``else`` clauses of loops,
-``try``/``except`` and lambdas reading locals (constructs the compiler keeps opaque), locals
-named like the inliner's renamed variables (``h0_a``, ``h0_result``) and locals shadowing a
-global.
+``for`` and ``while`` loops, ``break``/``continue``, early ``return``\\ s (often inside a
+helper's loops), tuple returns, global constants (``SCALE = 3``, ``DEBUG = False``), ``print``
+calls whose order matters, and (in some programs) NumPy arrays.  Less often: loops over
+constant tuples, ``else`` clauses of loops, ``try``/``except`` and lambdas reading locals
+(constructs the compiler keeps opaque), locals named like the inliner's renamed variables
+(``h0_a``, ``h0_result``) and locals shadowing a global.
 
 Every generated program is valid Python and terminates quickly:
 
@@ -555,7 +555,7 @@ class FunctionWriter:
             5 if nested else 0,  # if / elif / else
             5 if nested and self.loop_depth < 2 else 0,  # for loop
             3 if nested and self.loop_depth < 2 else 0,  # while loop
-            2 if nested else 0,  # if test: return
+            (4 if in_loop and not self.is_main else 2) if nested else 0,  # if test: return
             1 if len(scalars) >= 2 else 0,  # swap
             2 if env.bound else 0,  # copy
             1 if self.helpers else 0,  # helper called for its effect

@@ -111,7 +111,7 @@ class _Inliner:
         self.namespace = function.namespace
         self.caller_locals = local_names(function)
         self.taken = all_names(function)
-        self.made: set[str] = set()  # the names of the callees' locals and results
+        self.made: set[str] = set()  # names this pass made: callees' locals, results, flags
         self.bound = bound_on_entry(function)
         self.parameters = frozenset(parameter_names(function))
         self.size = size(function)
