@@ -357,9 +357,11 @@ class SymbolicFunction:
         generated = codegen.render_function(after, self._stale_call, guard_globals=self.guards,
                                             type_miss=self._type_miss)
         bindings = generated.bindings
+        closure = {**self.scope.closure, **after.shared_cells}  # inlined closures' cells too
         # pad to the public function's closure, which can grow but never shrink
-        padding = len(self.wrapper.__closure__ or ()) - len(set(self.scope.closure) | set(bindings))
-        scope = dataclasses.replace(self.scope, bindings=bindings, padding=max(padding, 0))
+        padding = len(self.wrapper.__closure__ or ()) - len(set(closure) | set(bindings))
+        scope = dataclasses.replace(self.scope, closure=closure, bindings=bindings,
+                                    padding=max(padding, 0))
         function, filename = loader.load(generated.source, scope)
         function.__doc__ = self.original.__doc__
         return CompiledVersion(function, generated.source, after, log, filename)

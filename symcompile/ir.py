@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 import math
 import struct
+import types
 from dataclasses import dataclass, field, replace
 from typing import Mapping, Union
 
@@ -359,6 +360,9 @@ class Function:
     argument_types: Mapping[str, type] = field(default_factory=dict)
     # whether rewrites true only for real numbers are allowed (`@symbolic(fastmath=True)`)
     fastmath: bool = False
+    # free variables the passes added, each sharing a cell of another function (an inlined
+    # closure's): the generated code reads the cell itself, so it always sees its current value
+    shared_cells: Mapping[str, types.CellType] = field(default_factory=dict)
 
     def with_body(self, body: tuple[Stmt, ...]) -> Function:
         """This function with a new body; `self` when the body is the same object."""

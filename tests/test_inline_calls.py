@@ -158,3 +158,60 @@ def test_a_global_named_like_a_renamed_local_is_not_captured(make_module):
     compiled = sc.symbolic(module.f)
     assert compiled(1) == 11
     assert "add_a" in str(compiled.source)
+
+
+# ---------------------------------------------------------------------------
+# closures: the inlined body reads the closure's own cell
+# ---------------------------------------------------------------------------
+
+CLOSURES = """
+    import symcompile as sc
+
+    def make_scaler(k):
+        def scale(x):
+            return x * k
+        def set_k(value):
+            nonlocal k
+            k = value
+        return scale, set_k
+
+    def make_unset():
+        def plus_k(x):
+            return x + k
+        if False:
+            k = 0
+        return plus_k
+
+    scale, set_k = make_scaler(3)
+    plus_k = make_unset()
+
+    def uses_scale(x):
+        return scale(x) + 1
+
+    def uses_unset(x):
+        return plus_k(x)
+"""
+
+
+def test_a_closure_is_inlined_and_reads_its_cell_as_it_is_now(make_module) -> None:
+    module = make_module(CLOSURES)
+    compiled = sc.symbolic(module.uses_scale)
+    assert compiled(2.0) == 7.0
+    source = str(compiled.source)
+    assert "return x * scale_k + 1\n" in source and " scale(x)" not in source
+    module.set_k(5)  # the enclosing function rebinds k: the compiled code sees it at once
+    assert compiled(2.0) == module.uses_scale(2.0) == 11.0
+    module.scale, module.set_k = module.make_scaler(-1)  # another closure: the guard recompiles
+    assert compiled(2.0) == module.uses_scale(2.0) == -1.0
+    for x in (0.0, -0.0, float("nan"), 2**80, np.arange(3.0)):
+        assert_equivalent(module.uses_scale, compiled, (x,))
+
+
+def test_an_empty_cell_raises_as_in_the_original(make_module) -> None:
+    module = make_module(CLOSURES)
+    compiled = sc.symbolic(module.uses_unset)
+    assert "x + plus_k_k" in sc.source(compiled, 1.0)
+    with pytest.raises(NameError):
+        module.uses_unset(1.0)
+    with pytest.raises(NameError):
+        compiled(1.0)

@@ -16,7 +16,7 @@ The inlined code reads such a name by name where the caller's module binds it to
 object and the callee runs no code the compiler cannot see (an assumption, checked on entry),
 and otherwise reads the object itself, bound into the generated function.
 
-Not inlined: recursive functions, generators, closures, functions of other modules that read
+Not inlined: recursive functions, generators, methods using `super()`, functions of other modules that read
 any other global of theirs, functions with `*args`/`**kwargs` or with code the compiler keeps
 opaque, functions using private names (`obj.__x` means something else inside a method, where
 it is mangled), functions that may read a local before binding it (inlined, the local would
@@ -117,6 +117,9 @@ class _Inliner:
         self.size = size(function)
         self.assumed: list[ir.Assumption] = []
         self.callee_ir: dict[types.CodeType, ir.Function | None] = {}
+        self.cells: dict[str, types.CellType] = {}  # inlined closures' cells, by their new names
+        if self.namespace is not None:
+            self.taken |= self.namespace.closure
 
     # ------------------------------------------------------------- callees
 
@@ -125,9 +128,9 @@ class _Inliner:
         code = callee.__code__
         if code not in self.callee_ir:
             self.callee_ir[code] = None
-            if code.co_freevars or code.co_flags & (frontend.PASS_THROUGH_FLAGS
-                                                    | inspect.CO_VARARGS | inspect.CO_VARKEYWORDS):
-                return None
+            if "__class__" in code.co_freevars or code.co_flags & (
+                    frontend.PASS_THROUGH_FLAGS | inspect.CO_VARARGS | inspect.CO_VARKEYWORDS):
+                return None  # (a method's `__class__` cell belongs to `super()`)
             try:
                 source = frontend.read_function_source(callee)
             except SymbolicError:
@@ -191,7 +194,7 @@ class _Inliner:
         nothing the callee runs can rebind it (an assumption), else the object itself. None
         if a name is not fixed in the callee's module (see `_fixed_value`)."""
         values: dict[str, object] = {}
-        for name in sorted(_free_names(callee_ir)):
+        for name in sorted(_global_names(callee, callee_ir)):
             fixed, values[name] = _fixed_value(callee, name)
             if not fixed:
                 return None
@@ -313,7 +316,7 @@ class _Inliner:
                                                      **{kw.name: kw.name for kw in call.keywords})
         except TypeError:  # the call does not fit: it raises at run time, as it should
             return None
-        free = _free_names(callee_ir)
+        free = _global_names(callee, callee_ir)
         by_name = {name for name in free if target.reads.get(name, ir.Name(name)) == ir.Name(name)}
         closure = self.namespace.closure if self.namespace is not None else frozenset()
         if by_name & (self.caller_locals | closure):
@@ -322,6 +325,9 @@ class _Inliner:
         prefix = call.func.id  # type: ignore[union-attr]  # the name the caller uses
         names = {local: self._fresh(f"{prefix}_{local}")
                  for local in sorted(local_names(callee_ir))}
+        for variable, cell in zip(callee.__code__.co_freevars, callee.__closure__ or ()):
+            names[variable] = self._fresh(f"{prefix}_{variable}")
+            self.cells[names[variable]] = cell
         statements = _parameters(call, target, binding, names, loc)
         result_name = self._fresh(f"{prefix}_result")
         body = rename(_substitute(_without_docstring(callee_ir.body), target.reads), names)
@@ -352,6 +358,11 @@ def _parameters(call: ir.Call, target: _Target, binding: inspect.BoundArguments,
             default = ir.Const(param.default)
             statements.append(ir.Assign((ir.Name(names[param.name]),), default, loc))
     return statements
+
+
+def _global_names(callee: types.FunctionType, callee_ir: ir.Function) -> set[str]:
+    """The globals and builtins the callee reads (not its closure's variables)."""
+    return _free_names(callee_ir) - set(callee.__code__.co_freevars)
 
 
 def _free_names(function: ir.Function) -> set[str]:
@@ -420,6 +431,12 @@ def inline_calls(function: ir.Function) -> ir.Function:
         return function
     inliner = _Inliner(function)
     result = rewrite_clean_statements(function, inliner.statement, inliner.assumed)
-    # the callees' locals are locals of this function now (see ir.Function.locals)
-    return result if result is function else \
-        dataclasses.replace(result, locals=result.locals | bound_names(result))
+    if result is function:
+        return function
+    # the callees' locals are locals of this function now (see ir.Function.locals), and the
+    # inlined closures' variables are free variables sharing their cells
+    namespace = dataclasses.replace(function.namespace, closure=function.namespace.closure
+                                    | frozenset(inliner.cells))
+    return dataclasses.replace(result, locals=result.locals | bound_names(result),
+                               shared_cells={**result.shared_cells, **inliner.cells},
+                               namespace=namespace)
