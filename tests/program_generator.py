@@ -28,6 +28,10 @@ Every generated program is valid Python and terminates quickly:
   same rule, and a call of it counts as degree 8);
 * exponents are literals (``** 2``, ``** 3``, ``** -1``, ``** 0.5``), never variables.
 
+An operator expression is sometimes written again further on in the same function (a common
+subexpression), as long as the variables it reads have not grown in degree since. They may
+have been assigned in between, and then the repeat computes something else.
+
 Run-time exceptions (ZeroDivisionError, OverflowError, TypeError, UnboundLocalError for a
 variable bound on one branch only...) are part of what is compared, so they are allowed.
 
@@ -40,6 +44,7 @@ Use :func:`programs` for a :class:`Program` and :func:`main_arguments` for ``(x,
 
 from __future__ import annotations
 
+import ast
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -264,6 +269,9 @@ class FunctionWriter:
         self.recent: list[str] = []  # variables in the order they were last assigned
         self.loop_outer: set[str] = set()  # variables bound before the innermost loop
         self.closures: list[str] = []  # lambdas defined so far (at the top level: always bound)
+        # operator expressions written so far, to write again (common subexpressions), each
+        # with the degree of every variable it read then
+        self.written: list[tuple[Expr, dict[str, int]]] = []
 
     # ------------------------------------------------------------- choices
 
@@ -342,11 +350,51 @@ class FunctionWriter:
 
     def expr(self, env: Env, depth: int = MAX_EXPR_DEPTH, limit: int | None = None,
              scalar: bool = False) -> Expr:
-        """An expression of degree at most `limit` (a scalar one if `scalar`)."""
+        """An expression of degree at most `limit` (a scalar one if `scalar`); sometimes an
+        operator expression written earlier in the function, again."""
         if limit is None:
             limit = self.loop_limit if self.loop_limit is not None else MAX_DEGREE
         if depth <= 0:
             return self.leaf(env, limit, scalar)
+        earlier = self.rewritable(env, limit, scalar)
+        if earlier and self.coin(30):
+            return earlier[self.choice(len(earlier))]
+        value = self.new_expr(env, depth, limit, scalar)
+        self.remember(value, env)
+        return value
+
+    def variable_degree(self, env: Env, name: str) -> tuple[int, bool] | None:
+        """(degree, may be an array) of a variable readable here, None if `name` is none."""
+        if name in self.loop_variables:
+            return self.loop_degrees[name], False
+        var = env.bound.get(name, env.maybe.get(name))
+        return None if var is None else (self.var_degree(var), var.array)
+
+    def remember(self, value: Expr, env: Env) -> None:
+        """Keep `value` to write again if it is an operator expression reading variables."""
+        tree = ast.parse(value.text, mode="eval")
+        names = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+        read = {name: found[0] for name in sorted(names)
+                if (found := self.variable_degree(env, name)) is not None}
+        if read and isinstance(tree.body, (ast.BinOp, ast.UnaryOp, ast.Compare)):
+            self.written = [*self.written[-5:], (value, read)]
+
+    def rewritable(self, env: Env, limit: int, scalar: bool) -> list[Expr]:
+        """Expressions written before that may be written here: within `limit`, and each
+        variable they read still readable, with no higher degree and no array where there
+        was none (a variable assigned since then makes them compute something else)."""
+        found = []
+        for value, read in self.written:
+            if value.degree > limit or (scalar and value.array):
+                continue
+            now = {name: self.variable_degree(env, name) for name in read}
+            if all(state is not None and state[0] <= read[name] and (value.array or not state[1])
+                   for name, state in now.items()):
+                found.append(value)
+        return found
+
+    def new_expr(self, env: Env, depth: int, limit: int, scalar: bool) -> Expr:
+        """A new expression of depth at most `depth` (more than 0)."""
         callable_helpers = [h for h in self.helpers
                             if not (scalar and h.array) and h.factor <= limit]
         numpy = self.numpy
