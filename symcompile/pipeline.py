@@ -13,7 +13,7 @@ import types
 from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
 
-from . import frontend, ir
+from . import frontend, ir, notes
 from .passes.eliminate_common_subexpressions import eliminate_common_subexpressions
 from .passes.eliminate_dead_code import eliminate_dead_code
 from .passes.fold_constants import fold_constants
@@ -74,6 +74,7 @@ class PassRun:
     before: ir.Function
     after: ir.Function
     seconds: float
+    notes: tuple[notes.Note, ...] = ()  # what the pass said it did, and left alone
 
     @property
     def changed(self) -> bool:
@@ -88,9 +89,10 @@ def run_passes(function: ir.Function, passes: Sequence[Pass] = PASSES) -> tuple[
         start_of_round = function
         for run_pass in passes:
             started = time.perf_counter()
-            result = verify(run_pass(function))
+            with notes.recording() as said:
+                result = verify(run_pass(function))
             log.append(PassRun(run_pass.__name__, round_number, function, result,
-                               time.perf_counter() - started))
+                               time.perf_counter() - started, tuple(said)))
             function = result
         if function is start_of_round:
             return function, log
