@@ -12,10 +12,13 @@ Python. `f.source` shows what runs.
 
     fancy_func(1, 2, 3, 4)
     print(fancy_func.source)
+    print(sc.explain(fancy_func, 1, 2, 3, 4))   # every change, pass by pass
 """
 
 from .api import clear_cache, compiled_function, disable, source, symbolic
 from .errors import SymbolicError
+from .explain import Explanation, explain
 
-__all__ = ["SymbolicError", "clear_cache", "compiled_function", "disable", "source", "symbolic"]
+__all__ = ["Explanation", "SymbolicError", "clear_cache", "compiled_function", "disable",
+           "explain", "source", "symbolic"]
 __version__ = "0.1.0"

@@ -1,0 +1,145 @@
+"""explain: what the compiler did to a function, pass by pass, written out to be read.
+
+The teaching view of the pipeline, built from what `pipeline.run_passes` records.
+`explain(f, *args)` describes the version those arguments select:
+
+- the original source, and the IR the front end built from it;
+- every pass run that changed something: its node counts before and after, its time, a
+  unified diff of the generated source, and the rules it applied (`notes`);
+- the final source, with the checks the compiled code makes on entry;
+- what was kept as written and why, and what the passes left alone and why.
+
+`str()` is the text view; `_repr_html_()` (Jupyter) and `to_html(path)` give one
+self-contained HTML page (see `report.py`); `dag()` the final expression DAG in Graphviz DOT.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import api, codegen, dag, ir
+from .analysis import size
+from .notes import Note
+from .rewrite import statement_expressions, walk_expr, walk_statements
+
+
+@dataclass(frozen=True)
+class Step:
+    """One pass run that changed the function."""
+
+    name: str
+    round: int
+    nodes_before: int
+    nodes_after: int
+    seconds: float
+    diff: str
+    notes: tuple[Note, ...]
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Everything `explain` found out; see the module docstring."""
+
+    name: str
+    original: str
+    ir_text: str
+    steps: tuple[Step, ...]
+    final: str
+    kept: tuple[str, ...]
+    missed: tuple[str, ...]
+    final_ir: ir.Function | None
+
+    def dag(self) -> str:
+        """The final expression DAG, in Graphviz DOT text."""
+        if self.final_ir is None:
+            return 'digraph "dag" {\n}\n'
+        return dag.to_dot(dag.build_graph(self.final_ir), self.name)
+
+    def dag_svg(self) -> str:
+        """The final expression DAG as an SVG picture (laid out by symcompile itself)."""
+        graph = dag.build_graph(self.final_ir) if self.final_ir is not None else dag.Graph()
+        return dag.to_svg(graph)
+
+    def __str__(self) -> str:
+        parts = [_section(f"{self.name}: the original"), self.original.rstrip("\n"),
+                 _section("the IR the front end built"), self.ir_text.rstrip("\n")]
+        for step in self.steps:
+            title = (f"{step.name} (round {step.round}): {step.nodes_before} → "
+                     f"{step.nodes_after} nodes, {step.seconds * 1000:.2f} ms")
+            parts += [_section(title)]
+            if step.notes:
+                parts += ["rules: " + "; ".join(_counted(step.notes))]
+            parts += [step.diff.rstrip("\n")]
+        parts += [_section("the generated source"), self.final.rstrip("\n")]
+        parts += [_section("kept as written")] + (list(self.kept) or ["nothing"])
+        parts += [_section("left alone")] + (list(self.missed) or ["nothing"])
+        return "\n".join(parts) + "\n"
+
+    def _repr_html_(self) -> str:
+        from .report import render_html
+        return render_html(self)
+
+    def to_html(self, path: str | Path) -> None:
+        """Write the explanation as one self-contained HTML file."""
+        Path(path).write_text(self._repr_html_(), encoding="utf-8")
+
+
+def _section(title: str) -> str:
+    return f"\n=== {title} ==="
+
+
+def _counted(notes: tuple[Note, ...]) -> list[str]:
+    """`inline add (line 3) ×2` for repeated notes, in first-seen order."""
+    counts: dict[str, int] = {}
+    for note in notes:
+        if note.kind == "changed":
+            counts[str(note)] = counts.get(str(note), 0) + 1
+    return [text if count == 1 else f"{text} ×{count}" for text, count in counts.items()]
+
+
+def _kept_as_written(function: ir.Function) -> list[str]:
+    """`line 7: with open(p) as f: ... kept as written: <reason>` for each opaque part."""
+    kept: list[str] = []
+    for stmt in walk_statements(function.body):
+        if isinstance(stmt, ir.Opaque):
+            text = ast.unparse(stmt.node).splitlines()[0]
+            kept.append(f"line {stmt.loc.line}: {text} kept as written: {stmt.reason}")
+        for expr in statement_expressions(stmt):
+            for node in walk_expr(expr):
+                if isinstance(node, ir.OpaqueExpr):
+                    kept.append(f"line {stmt.loc.line}: {node.text} kept as written: {node.reason}")
+    return kept
+
+
+def explain(func: Any, *args: Any, **kwargs: Any) -> Explanation:
+    """What the compiler did to `func` (a function, `@symbolic` or not) for these arguments."""
+    compiled = func if hasattr(func, "_symcompile") else api.symbolic(func)
+    version = api._version_for(compiled, args, kwargs, "explain")
+    state = compiled._symcompile
+    log = version.log
+    before = log[0].before if log else version.ir
+    steps = []
+    for run in log:
+        if run.changed:
+            old = codegen.render_function(run.before).source
+            new = codegen.render_function(run.after).source
+            diff = "".join(difflib.unified_diff(old.splitlines(keepends=True),
+                                                new.splitlines(keepends=True),
+                                                "before", "after", n=2))
+            steps.append(Step(run.name, run.round, size(run.before), size(run.after),
+                              run.seconds, diff, run.notes))
+    missed = dict.fromkeys(str(note) for run in log for note in run.notes if note.kind == "missed")
+    return Explanation(
+        name=state.original.__qualname__,
+        original=state.source.text,
+        ir_text=ir.format_function(before) if before is not None else "",
+        steps=tuple(steps),
+        final=version.source,
+        kept=tuple(_kept_as_written(before)) if before is not None else (version.note,),
+        missed=tuple(missed),
+        final_ir=version.ir,
+    )

@@ -1,0 +1,121 @@
+"""The explain view: its text (golden files in tests/explain/, timings masked), the HTML report
+(parsed: every section, every pass, the DAG picture, nothing loaded from outside) and the DAG
+in DOT."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+import symcompile as sc
+from symcompile.explain import explain
+from symcompile.examples import fancy
+
+EXPLAIN_DIR = Path(__file__).parent / "explain"
+
+
+def masked(text: str) -> str:
+    """The text with its timings masked (they differ from run to run)."""
+    return re.sub(r"\d+\.\d+ ms", "… ms", text)
+
+
+def add(a, b):
+    return a + b
+
+
+def fancy_func(a, b, c, d):
+    e = add(a, b)
+    f = add(c, d)
+    g = add(e, f)
+    return g
+
+
+def main():
+    return fancy_func(1, 2, 3, 4)
+
+
+def kept_opaque(xs):
+    total = 0.0
+    with open(xs) as handle:
+        total += len(handle.read())
+    return [x * 2 for x in range(3)], total
+
+
+@pytest.mark.parametrize("name, func, args", [
+    ("fancy_func", fancy.fancy_func, (1, 2, 3, 4)),
+    ("fancy_main", main, ()),
+])
+def test_text_explanation(name: str, func, args, update_golden: bool) -> None:
+    produced = masked(str(explain(func, *args)))
+    path = EXPLAIN_DIR / f"{name}.txt"
+    if update_golden or not path.exists():
+        path.write_text(produced, encoding="utf-8")
+        pytest.skip(f"wrote {path}")
+    assert produced == path.read_text(encoding="utf-8")
+
+
+def test_explanation_shows_every_changing_pass_and_the_final_source() -> None:
+    explanation = explain(fancy.fancy_func, 1, 2, 3, 4)
+    text = str(explanation)
+    assert [step.name for step in explanation.steps][:2] == ["inline_calls", "propagate"]
+    for step in explanation.steps:
+        assert f"=== {step.name} (round {step.round}): " in text
+        assert step.nodes_before != step.nodes_after or step.diff
+    assert text.index("the generated source") > text.index("inline_calls")
+    assert "return a + b + (c + d)" in explanation.final
+    assert "stale = add is not add_2" in explanation.final
+
+
+def test_kept_as_written_says_what_and_why() -> None:
+    explanation = explain(kept_opaque, "x")
+    line = kept_opaque.__code__.co_firstlineno + 2
+    assert f"line {line}: with open(xs) as handle: kept as written: with statement" in explanation.kept
+    assert any("[x * 2 for x in range(3)]" in line for line in explanation.kept)
+
+
+class _Page(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+def test_html_report_is_self_contained_and_complete(tmp_path: Path) -> None:
+    explanation = explain(fancy.fancy_func, 1, 2, 3, 4)
+    path = tmp_path / "report.html"
+    explanation.to_html(path)
+    page = _Page()
+    page.feed(path.read_text(encoding="utf-8"))
+    tags = [tag for tag, _ in page.tags]
+    assert "svg" in tags and tags.count("rect") >= 5
+    sections = [attrs.get("id") for tag, attrs in page.tags if tag == "section"]
+    assert sections == [f"step-{index}" for index in range(len(explanation.steps))]
+    for tag, attrs in page.tags:
+        assert tag not in ("script", "link", "img", "iframe")
+        assert not any(str(value).startswith(("http:", "https:", "//"))
+                       for key, value in attrs.items() if key in ("src", "href"))
+    text = "".join(page.text)
+    for heading in ("The original", "The pipeline", "The generated source", "The expression DAG",
+                    "Kept as written", "Left alone"):
+        assert heading in text
+    assert explanation._repr_html_() == path.read_text(encoding="utf-8")
+
+
+def test_dag_is_dot_with_shared_subexpressions_once() -> None:
+    def square_sum(x, y):
+        return (x + y) * (x + y)
+
+    dot = explain(square_sum, 1.5, 2.5).dag()
+    assert dot.startswith('digraph "') and dot.rstrip().endswith("}")
+    labels = re.findall(r'label="([^"]*)"', dot)
+    assert labels.count("add") == 1  # one node for both (x + y): the expressions form a DAG
+    assert len(re.findall(r"-> ", dot)) == dot.count("->")
