@@ -16,9 +16,10 @@ Python. `f.source` shows what runs.
 """
 
 from .api import clear_cache, compiled_function, disable, source, symbolic
+from .check import CheckError
 from .errors import SymbolicError
 from .explain import Explanation, explain
 
-__all__ = ["Explanation", "SymbolicError", "clear_cache", "compiled_function", "disable",
-           "explain", "source", "symbolic"]
+__all__ = ["CheckError", "Explanation", "SymbolicError", "clear_cache", "compiled_function",
+           "disable", "explain", "source", "symbolic"]
 __version__ = "0.1.0"

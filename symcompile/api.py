@@ -23,7 +23,7 @@ import types
 import weakref
 from typing import Any, Callable, Iterator, Sequence, TypeVar, overload
 
-from . import codegen, frontend, ir, loader, pipeline
+from . import check, codegen, frontend, ir, loader, pipeline
 from .errors import SymbolicError
 from .pipeline import Pass, PassRun
 
@@ -100,11 +100,13 @@ class SymbolicFunction:
     """The state behind one `@symbolic` function: its source, cache of versions and call path."""
 
     def __init__(self, original: types.FunctionType, passes: Sequence[Pass], guards: bool,
-                 static_argnames: Sequence[str] = (), fastmath: bool = False) -> None:
+                 static_argnames: Sequence[str] = (), fastmath: bool = False,
+                 check: bool = False) -> None:
         self.original = original
         self.passes = tuple(passes)
         self.guards = guards
         self.fastmath = fastmath
+        self.check = check
         self.signature = inspect.signature(original)
         self.static_argnames = _checked_static_argnames(self.signature, static_argnames, original)
         self.stale_recompiles = 0
@@ -192,6 +194,9 @@ class SymbolicFunction:
         if disabled() or self.pass_through:
             target: Callable[..., Any] = self.original
             code, closure = self.original.__code__, self.original.__closure__ or ()
+        elif self.check:
+            target, closure = self._checked_call, current
+            code = loader.forwarding_code(self.source.node.args, self._padded(len(current)), target)
         elif general is None:
             target, code, closure = self._first_call, self._stub(len(current)), current
         else:
@@ -299,6 +304,11 @@ class SymbolicFunction:
                     self._install()
         return self._run(version, args, kwargs)
 
+    def _checked_call(self, *args: Any, **kwargs: Any) -> Any:
+        """In check mode, every call: compare the compiled version with the original first."""
+        version = self.version(*self.key_for(args, kwargs))  # what the call would run
+        return check.checked_call(self, version, args, kwargs)
+
     def _type_miss(self, *args: Any, **kwargs: Any) -> Any:
         """Where a failed type check sends the call: an argument's type is not the one the
         version was compiled for. Run the version for any types; after `MAX_TYPE_MISSES` such
@@ -387,12 +397,13 @@ def _relied_types(version: CompiledVersion) -> dict[str, type]:
 def symbolic(func: F, /) -> F: ...
 @overload
 def symbolic(*, passes: Sequence[Pass] | None = None, guards: bool = True,
-             static_argnames: Sequence[str] = (), fastmath: bool = False) -> Callable[[F], F]: ...
+             static_argnames: Sequence[str] = (), fastmath: bool = False,
+             check: bool = False) -> Callable[[F], F]: ...
 
 
 def symbolic(func: Any = None, /, *, passes: Sequence[Pass] | None = None,
              guards: bool = True, static_argnames: Sequence[str] = (),
-             fastmath: bool = False) -> Any:
+             fastmath: bool = False, check: bool = False) -> Any:
     """Compile `func` to optimized Python on its first call; later calls run the compiled code.
 
     Use bare (`@symbolic`) or with options (`@symbolic(guards=False)`). The result is a plain
@@ -410,6 +421,10 @@ def symbolic(func: Any = None, /, *, passes: Sequence[Pass] | None = None,
       fastmath: also apply the rewrites that are true for real numbers but not for floats
         (`x + 0.0 → x` is wrong for -0.0, `x - x → 0.0` for inf and NaN); see the rules
         ledger in the docs for each one.
+      check: run the original and the compiled function on copies of the arguments at every
+        call and compare them (values by bits, exceptions, output, mutation); on a difference
+        raise `symcompile.CheckError` naming the first pass that changes the result. Slow (three
+        runs per call): a tool for finding compiler bugs.
 
     A call with arguments of type bool, int, float or complex may get a version compiled for
     those exact types (where a rewrite depends on them); it checks them on entry, and other
@@ -417,7 +432,7 @@ def symbolic(func: Any = None, /, *, passes: Sequence[Pass] | None = None,
     """
     chosen = pipeline.PASSES if passes is None else tuple(passes)
     options = {"passes": chosen, "guards": guards, "static_argnames": tuple(static_argnames),
-               "fastmath": fastmath}
+               "fastmath": fastmath, "check": check}
     if func is None:
         return functools.partial(_decorate, **options)
     return _decorate(func, **options)
@@ -436,9 +451,10 @@ def _checked_static_argnames(signature: inspect.Signature, names: Sequence[str],
 
 
 def _decorate(func: Any, passes: Sequence[Pass], guards: bool = True,
-              static_argnames: tuple[str, ...] = (), fastmath: bool = False) -> Any:
+              static_argnames: tuple[str, ...] = (), fastmath: bool = False,
+              check: bool = False) -> Any:
     options = {"passes": passes, "guards": guards, "static_argnames": static_argnames,
-               "fastmath": fastmath}
+               "fastmath": fastmath, "check": check}
     if isinstance(func, (staticmethod, classmethod)):
         return type(func)(_decorate(func.__func__, **options))
     if isinstance(func, types.MethodType):
@@ -451,7 +467,7 @@ def _decorate(func: Any, passes: Sequence[Pass], guards: bool = True,
             f"@symbolic compiles Python functions; got {type(func).__name__} {func!r}",
             hint="decorate a function written in Python (def or lambda)",
         )
-    return SymbolicFunction(func, passes, guards, static_argnames, fastmath).wrapper
+    return SymbolicFunction(func, passes, guards, static_argnames, fastmath, check).wrapper
 
 
 def _version_for(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any], caller: str,
