@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import copy
 import math
+import numbers
 import warnings
 from dataclasses import dataclass
 from types import ModuleType
@@ -295,6 +296,27 @@ def function_to_ast(function: ir.Function, recompile: Callable[..., object] | No
 
 
 # --------------------------------------------------------------- AST → text
+
+
+def _readable_name(value: object) -> str:
+    """How a message shows an object bound by name: its own name (`sin`, `numpy.linalg`), a
+    number's repr (`nan`, `np.float64(1.5)`), else its type's name."""
+    name = getattr(value, "__name__", None)
+    if isinstance(name, str):
+        return name
+    return repr(value) if isinstance(value, numbers.Number) else _binding_base(value)
+
+
+def expression_text(expr: ir.Expr, limit: int = 40) -> str:
+    """An IR expression as Python text, for messages (`a + b * 2`); objects bound by name are
+    shown by their names, and a text longer than `limit` is cut with `…`."""
+    generator = _Generator()
+    node = generator.expr(expr)
+    for _, references, bound in generator.new_names:
+        for reference in references:
+            reference.id = _readable_name(bound[0])
+    text = ast.unparse(node)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def _same_tree(a: ast.AST, b: ast.AST) -> bool:

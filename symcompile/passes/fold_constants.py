@@ -27,8 +27,9 @@ from typing import Callable
 
 import numpy as np
 
-from .. import ir
+from .. import ir, notes
 from ..analysis import written_names
+from ..codegen import expression_text
 from ..effects import TRUSTED_MODULES, Effects, rewrite_clean_statements
 from ..ops import OPS
 from ..rewrite import map_statement_expressions, statement_expressions, walk_statements
@@ -83,17 +84,21 @@ def _too_big(function: Callable[..., object], args: tuple[object, ...]) -> bool:
 def evaluate(function: Callable[..., object], args: tuple[object, ...],
              kwargs: dict[str, object] | None = None) -> tuple[bool, object]:
     """(True, result) if `function(*args)` runs quietly and gives a foldable value, else
-    (False, None): an exception, a warning or a NumPy floating-point error leaves it to run time."""
+    (False, why): an exception, a warning or a NumPy floating-point error leaves it to run time."""
     if _too_big(function, args):
-        return False, None
+        return False, "would build a value over the size caps"
     with warnings.catch_warnings(record=True) as caught, np.errstate(all="raise"):
         warnings.simplefilter("always")
         try:
             result = function(*args, **(kwargs or {}))
-        except Exception:
-            return False, None
-    if caught or not is_foldable_value(result):
-        return False, None
+        except FloatingPointError as error:
+            return False, f"would warn: {error}"
+        except Exception as error:
+            return False, f"would raise {type(error).__name__}"
+    if caught:
+        return False, f"would warn {caught[0].category.__name__}"
+    if not is_foldable_value(result):
+        return False, "its value is no constant of bounded size"
     return True, result
 
 
@@ -138,11 +143,12 @@ class _Folder:
     runs on every turn of a loop (`in_loop`), saving a lookup per turn."""
 
     def __init__(self, function: ir.Function, written: set[str],
-                 assumed: list[ir.Assumption] | None, in_loop: bool) -> None:
+                 assumed: list[ir.Assumption] | None, in_loop: bool, loc: ir.Loc) -> None:
         self.function = function
         self.written = written
         self.assumed = assumed
         self.in_loop = in_loop
+        self.loc = loc  # the statement's, for notes
 
     def _global_value(self, expr: ir.Expr) -> tuple[bool, object]:
         """The constant a global name holds, if it may be read here."""
@@ -166,10 +172,21 @@ class _Folder:
                 continue
             found, value = self._global_value(expr)
             if not found:
+                if self.assumed is None:
+                    self._say_unseen_code(exprs)
                 return None
             values.append(value)
             assumptions.append(ir.Assumption(expr.id, value, f"global {expr.id} folded"))  # type: ignore[attr-defined]
         return tuple(values), assumptions
+
+    def _say_unseen_code(self, exprs: tuple[ir.Expr, ...]) -> None:
+        """Note the globals that would make `exprs` constant were it not for unseen code that
+        may have rebound them since entry."""
+        clean = _Folder(self.function, self.written, [], self.in_loop, self.loc).values(exprs)
+        if clean is not None:
+            names = ", ".join(assumption.name for assumption in clean[1])
+            notes.missed(f"not folded {names}: calls code the compiler cannot see before it",
+                         self.loc)
 
     def folded(self, result: ir.Expr, assumptions: list[ir.Assumption]) -> ir.Expr:
         """`result`, recording the assumptions it took."""
@@ -185,7 +202,10 @@ class _Folder:
         if found is None:
             return expr
         ok, result = evaluate(function, found[0], kwargs)
-        return self.folded(ir.Const(result), found[1] + (extra or [])) if ok else expr
+        if not ok:
+            notes.missed(f"not folded {expression_text(expr)}: {result}", self.loc)
+            return expr
+        return self.folded(ir.Const(result), found[1] + (extra or []))
 
     def fold(self, expr: ir.Expr) -> ir.Expr:
         """One folding step at `expr` (its children are already folded)."""
@@ -250,6 +270,8 @@ class _Folder:
             return None
         ok, result = evaluate(OPS[ops[0]].evaluate, found[0])
         if not ok:
+            notes.missed(f"not folded {expression_text(ir.Compare(ops[:1], operands[:2]))}: "
+                         f"{result}", self.loc)
             return None
         return self.folded(ir.Compare(ops[1:], operands[1:]) if result else ir.Const(result), found[1])
 
@@ -294,13 +316,25 @@ def fold_constants(function: ir.Function) -> ir.Function:
         # a global is only read where no unseen code can have rebound it since entry
         clean = not dirty and not any(effects.may_run_user_code(expr)
                                       for expr in statement_expressions(stmt))
-        folder = _Folder(function, written, assumed if clean else None, id(stmt) in in_loops)
+        folder = _Folder(function, written, assumed if clean else None, id(stmt) in in_loops,
+                         stmt.loc)
         if isinstance(stmt, (ir.If, ir.While)) and isinstance(stmt.test, ir.Name):
             found = folder.values((stmt.test,))  # a global flag: the branch not taken goes
             if found is not None:
                 test = folder.folded(ir.Const(found[0][0]), found[1])
+                notes.changed(f"fold {stmt.test.id} → {expression_text(test)}", stmt.loc)
                 stmt = ir.If(test, stmt.body, stmt.orelse, stmt.loc) if isinstance(stmt, ir.If) \
                     else ir.While(test, stmt.body, stmt.orelse, stmt.loc)
-        return map_statement_expressions(stmt, folder.fold)
+
+        def fold(expr: ir.Expr) -> ir.Expr:
+            folded = folder.fold(expr)
+            if folded is not expr:
+                before, after = expression_text(expr), expression_text(folded)
+                # `-1` and `(1, 2)` are operations in the IR, and read the same as constants
+                rule = f"{before} → {after}" if before != after else f"{before} into one constant"
+                notes.changed(f"fold {rule}", stmt.loc)
+            return folded
+
+        return map_statement_expressions(stmt, fold)
 
     return rewrite_clean_statements(function, fold_statement, assumed, effects)

@@ -47,7 +47,7 @@ import dataclasses
 import inspect
 import types
 
-from .. import frontend, ir
+from .. import frontend, ir, notes
 from ..analysis import (
     all_names,
     assigned_names,
@@ -56,10 +56,10 @@ from ..analysis import (
     bound_names,
     bound_on_entry,
     evaluation_order,
-    has_opaque_parts,
     is_quiet,
     MAX_FUNCTION_SIZE,
     local_names,
+    opaque_nodes,
     parameter_names,
     reads_in_statement,
     size,
@@ -117,6 +117,7 @@ class _Inliner:
         self.size = size(function)
         self.assumed: list[ir.Assumption] = []
         self.callee_ir: dict[types.CodeType, ir.Function | None] = {}
+        self.refusals: dict[types.CodeType, str] = {}  # why a callee's IR is None
         self.cells: dict[str, types.CellType] = {}  # inlined closures' cells, by their new names
         if self.namespace is not None:
             self.taken |= self.namespace.closure
@@ -124,22 +125,25 @@ class _Inliner:
     # ------------------------------------------------------------- callees
 
     def _ir_of(self, callee: types.FunctionType) -> ir.Function | None:
-        """The callee's IR if it is a function the inliner can take, else None."""
+        """The callee's IR if it is a function the inliner can take, else None (and the reason
+        in `refusals`)."""
         code = callee.__code__
         if code not in self.callee_ir:
             self.callee_ir[code] = None
-            if "__class__" in code.co_freevars or code.co_flags & (
-                    frontend.PASS_THROUGH_FLAGS | inspect.CO_VARARGS | inspect.CO_VARKEYWORDS):
-                return None  # (a method's `__class__` cell belongs to `super()`)
+            self.refusals[code] = _flags_refusal(code)
+            if self.refusals[code]:
+                return None
             try:
                 source = frontend.read_function_source(callee)
             except SymbolicError:
+                self.refusals[code] = "its source cannot be read"
                 return None
             if _mentions_private_names(source.node):
+                self.refusals[code] = "uses private names (obj.__x)"
                 return None  # `obj.__x` would be mangled differently inside a method
             callee_ir = frontend.build_function(source)
-            if not has_opaque_parts(callee_ir) and size(callee_ir) <= CALLEE_BUDGET \
-                    and _reads_only_bound_locals(callee_ir):
+            self.refusals[code] = _body_refusal(callee_ir)
+            if not self.refusals[code]:
                 self.callee_ir[code] = callee_ir
         return self.callee_ir[code]
 
@@ -166,24 +170,30 @@ class _Inliner:
                             pending.append(found)
         return False
 
-    def _inlinable(self, call: ir.Call) -> _Target | None:
+    def _inlinable(self, call: ir.Call, loc: ir.Loc) -> _Target | None:
         if not isinstance(call.func, ir.Name) or call.func.id in self.caller_locals \
-                or self.namespace is None or any(kw.name is None for kw in call.keywords):
-            return None
-        spread = self._spread(call.args)
-        if spread is None:
+                or self.namespace is None:
             return None
         found, value = self.namespace.lookup(call.func.id)
         callee = _callee_function(value) if found else None
-        callee_ir = self._ir_of(callee) if callee is not None else None
-        if callee is None or callee_ir is None or self._recursive(callee):
+        if callee is None:
             return None
+        if any(kw.name is None for kw in call.keywords):
+            return _refused(call, "a ** argument", loc)
+        spread = self._spread(call.args)
+        if spread is None:
+            return _refused(call, "a * argument whose items are not known", loc)
+        callee_ir = self._ir_of(callee)
+        if callee_ir is None:
+            return _refused(call, self.refusals[callee.__code__], loc)
+        if self._recursive(callee):
+            return _refused(call, "recursive", loc)
         arguments, assumptions = spread
         if callee.__globals__ is self.namespace.globals:
             return _Target(callee, callee_ir, value, arguments, assumptions, {})
         foreign = self._foreign_reads(callee, callee_ir)
         if foreign is None:
-            return None
+            return _refused(call, f"reads a global its module {callee.__module__} may rebind", loc)
         reads, relied = foreign
         return _Target(callee, callee_ir, value, arguments, assumptions + relied, reads)
 
@@ -247,10 +257,13 @@ class _Inliner:
     # ---------------------------------------------------------- statements
 
     def statement(self, stmt: ir.Stmt, dirty: bool) -> ir.Stmt | tuple[ir.Stmt, ...]:
-        if dirty or self.size > MAX_FUNCTION_SIZE:
-            return stmt
         # a statement rebuilt this round is not in the map: assume only the parameters bound
         bound = self.bound.get(id(stmt), self.parameters)
+        if dirty or self.size > MAX_FUNCTION_SIZE:
+            if (found := self._first_call(stmt, bound)) is not None:
+                _refused(found[0], "calls code the compiler cannot see before it" if dirty else
+                         f"over the size budget ({MAX_FUNCTION_SIZE} IR nodes in all)", stmt.loc)
+            return stmt
         hoisted: list[ir.Stmt] = []
         while (found := self._first_call(stmt, bound)) is not None:
             call, target, spills = found
@@ -283,7 +296,10 @@ class _Inliner:
         order = list(evaluation_order(header))
         sizes = [sum(1 for _ in walk_expr(node)) for node, _ in order]
         for index, (node, always) in enumerate(order):
-            if not (isinstance(node, ir.Call) and always):
+            if not isinstance(node, ir.Call) or (target := self._inlinable(node, stmt.loc)) is None:
+                continue
+            if not always:
+                _refused(node, "it may not run (behind and, or, if-else)", stmt.loc)
                 continue
             before: list[ir.Expr] = []  # the whole subexpressions evaluated before the call
             position = index - sizes[index]
@@ -292,10 +308,9 @@ class _Inliner:
                 position -= sizes[position]
             loud = [expr for expr in before if not is_quiet(expr, bound)]
             if any(isinstance(expr, (ir.Name, ir.Attribute)) for expr in loud):
+                _refused(node, "other work comes before it in its statement", stmt.loc)
                 continue
-            target = self._inlinable(node)
-            if target is not None:
-                return node, target, list(reversed(loud))
+            return node, target, list(reversed(loud))
         return None
 
     def _fresh(self, wanted: str) -> str:
@@ -315,12 +330,13 @@ class _Inliner:
             binding = inspect.signature(callee).bind(*range(len(target.arguments)),
                                                      **{kw.name: kw.name for kw in call.keywords})
         except TypeError:  # the call does not fit: it raises at run time, as it should
-            return None
+            return _refused(call, "the arguments do not fit its parameters", loc)
         free = _global_names(callee, callee_ir)
         by_name = {name for name in free if target.reads.get(name, ir.Name(name)) == ir.Name(name)}
         closure = self.namespace.closure if self.namespace is not None else frozenset()
         if by_name & (self.caller_locals | closure):
-            return None  # the caller's own names would capture names the callee reads globally
+            # the caller's own names would capture names the callee reads globally
+            return _refused(call, "a variable here has the name of a global it reads", loc)
         self.taken |= by_name  # and so would the callee's renamed locals
         prefix = call.func.id  # type: ignore[union-attr]  # the name the caller uses
         names = {local: self._fresh(f"{prefix}_{local}")
@@ -341,7 +357,38 @@ class _Inliner:
         self.size += body_size(body)
         self.assumed.append(ir.Assumption(prefix, target.value, f"inlined {prefix}"))
         self.assumed += target.assumptions
+        notes.changed(f"inline {prefix}", loc)
         return statements + list(body), result
+
+
+def _refused(call: ir.Call, why: str, loc: ir.Loc) -> None:
+    """Record why `call` is not inlined."""
+    notes.missed(f"not inlined {call.func.id}: {why}", loc)  # type: ignore[union-attr]
+
+
+def _flags_refusal(code: types.CodeType) -> str:
+    """Why a function with this code is not inlined, as far as its flags tell ('' if not)."""
+    if "__class__" in code.co_freevars:  # (a method's `__class__` cell belongs to `super()`)
+        return "a method using super()"
+    if code.co_flags & frontend.PASS_THROUGH_FLAGS:
+        return "a generator or coroutine"
+    if code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS):
+        return "takes *args or **kwargs"
+    return ""
+
+
+def _body_refusal(callee_ir: ir.Function) -> str:
+    """Why a callee with this IR is not inlined ('' if it may be)."""
+    opaque = next(opaque_nodes(callee_ir), None)
+    if isinstance(opaque, ast.Nonlocal):
+        return "a closure writing its variables"
+    if opaque is not None:
+        return f"holds code kept opaque ({type(opaque).__name__.lower()})"
+    if size(callee_ir) > CALLEE_BUDGET:
+        return f"over the size budget ({size(callee_ir)} IR nodes, at most {CALLEE_BUDGET})"
+    if not _reads_only_bound_locals(callee_ir):
+        return "may read a local before binding it"
+    return ""
 
 
 def _parameters(call: ir.Call, target: _Target, binding: inspect.BoundArguments,

@@ -34,8 +34,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import ir
+from .. import ir, notes
 from ..analysis import assigned_names, local_names, untracked_names
+from ..codegen import expression_text
 from ..rewrite import map_statement_expressions, unchanged_or_new, walk_statements, with_bodies
 from .fold_constants import is_foldable_value
 
@@ -58,8 +59,18 @@ def _forget(env: Env, names: set[str]) -> Env:
 def _substitute(stmt: ir.Stmt, env: Env) -> ir.Stmt:
     if not env:
         return stmt
-    return map_statement_expressions(
-        stmt, lambda expr: env.get(expr.id, expr) if isinstance(expr, ir.Name) else expr)
+    carried: dict[str, ir.Expr] = {}
+
+    def read(expr: ir.Expr) -> ir.Expr:
+        if isinstance(expr, ir.Name) and expr.id in env:
+            carried[expr.id] = env[expr.id]
+            return env[expr.id]
+        return expr
+
+    new = map_statement_expressions(stmt, read)
+    for name, value in carried.items():
+        notes.changed(f"propagate {name} → {expression_text(value)}", stmt.loc)
+    return new
 
 
 def _immutable(value: object) -> bool:
@@ -82,6 +93,31 @@ def _constant_truth(expr: ir.Expr) -> bool | None:
     return None
 
 
+def _say_branch_dropped(stmt: ir.If, truth: bool) -> None:
+    """Note that only one branch of an `if` with a constant test stays."""
+    test = expression_text(stmt.test)
+    if not truth:
+        notes.changed(f"drop branch if {test}", stmt.loc)
+    elif stmt.orelse:
+        notes.changed(f"drop else of if {test}", stmt.loc)
+    else:
+        notes.changed(f"drop the test if {test}", stmt.loc)
+
+
+def _dropped_after(stmt: ir.Stmt) -> str:
+    """The note for the code after `stmt`, which never runs."""
+    match stmt:
+        case ir.Return():
+            return "drop code after return"
+        case ir.Raise():
+            return "drop code after raise"
+        case ir.Break():
+            return "drop code after break"
+        case ir.Continue():
+            return "drop code after continue"
+    return "drop code after an if whose branches all leave"
+
+
 def _is_empty_iterable(expr: ir.Expr) -> bool:
     if isinstance(expr, ir.Const):
         return isinstance(expr.value, (tuple, str, bytes)) and len(expr.value) == 0
@@ -90,7 +126,8 @@ def _is_empty_iterable(expr: ir.Expr) -> bool:
 
 class _Propagator:
     def __init__(self, function: ir.Function) -> None:
-        self.tracked = local_names(function) - untracked_names(function)
+        self.untracked = untracked_names(function)
+        self.tracked = local_names(function) - self.untracked
 
     def block(self, body: tuple[ir.Stmt, ...], env: Env) -> tuple[tuple[ir.Stmt, ...], Env, bool]:
         """Rewrite `body` starting from `env`: (new body, env at its end, whether it ends)."""
@@ -105,6 +142,8 @@ class _Propagator:
             new_stmt, env, ends = replacement
             result.append(new_stmt)
             if ends:
+                if pending:
+                    notes.changed(_dropped_after(new_stmt), pending[0].loc)
                 return unchanged_or_new(body, result), env, True
         return unchanged_or_new(body, result), env, False
 
@@ -114,6 +153,7 @@ class _Propagator:
                 stmt = _substitute(stmt, env)
                 truth = _constant_truth(stmt.test)  # type: ignore[attr-defined]
                 if truth is not None:
+                    _say_branch_dropped(stmt, truth)  # type: ignore[arg-type]
                     return list(body if truth else orelse)
                 new_body, env_body, body_ends = self.block(body, dict(env))
                 new_orelse, env_orelse, orelse_ends = self.block(orelse, dict(env))
@@ -126,16 +166,18 @@ class _Propagator:
                 new = stmt if (new_body is body and new_orelse is orelse) else \
                     ir.If(stmt.test, new_body, new_orelse, loc)  # type: ignore[attr-defined]
                 return new, after, body_ends and orelse_ends
-            case ir.While(_, body, orelse, _):
+            case ir.While(_, body, orelse, loc):
                 loop_env = _forget(env, _assigned_anywhere(stmt))
                 stmt = _substitute(stmt, loop_env)  # the test runs before every turn
                 if _constant_truth(stmt.test) is False:  # type: ignore[attr-defined]
+                    notes.changed(f"drop loop while {expression_text(stmt.test)}", loc)  # type: ignore[attr-defined]
                     return list(orelse)
                 return self._loop(stmt, loop_env)  # type: ignore[arg-type]
             case ir.For(target, iter_, body, orelse, loc):
                 # the iterable is evaluated once, before the loop; the target on every turn
-                new_iter = _substitute(ir.ExprStmt(iter_), env).value  # type: ignore[attr-defined]
+                new_iter = _substitute(ir.ExprStmt(iter_, loc), env).value  # type: ignore[attr-defined]
                 if _is_empty_iterable(new_iter):
+                    notes.changed(f"drop loop for {expression_text(target)} in {expression_text(new_iter)}", loc)
                     return list(orelse)
                 if new_iter is not iter_:
                     stmt = ir.For(target, new_iter, body, orelse, loc)
@@ -148,12 +190,16 @@ class _Propagator:
                     if (values := _constant_items(value)) is not None and len(names) == len(values) \
                     and all(isinstance(n, ir.Name) for n in names):
                 # `a, b = 1, 2` binds a then b, exactly as `a = 1` then `b = 2` do
+                notes.changed(f"split {', '.join(map(expression_text, names))} = "
+                              f"{', '.join(map(expression_text, values))}", loc)
                 return [ir.Assign((name,), item, loc) for name, item in zip(names, values)]
             case ir.AugAssign(ir.Name(name) as target, op, value, loc) \
                     if isinstance(known := env.get(name), ir.Const) and _immutable(known.value):
                 # `n += v` with n a known int (float, str...): these types have no in-place
                 # operators, so it is exactly `n = 3 + v`
                 stmt = ir.Assign((target,), ir.Op(op, (known, value)), loc)
+                notes.changed(f"propagate {name} → {expression_text(known)}: "
+                              f"{name} = {expression_text(stmt.value)}", loc)
         env = _forget(env, assigned_names(stmt))
         match stmt:
             case ir.Assign(targets, value) if isinstance(value, ir.Const) or (
@@ -162,6 +208,9 @@ class _Propagator:
                     if isinstance(target, ir.Name) and target.id in self.tracked \
                             and target != value:
                         env[target.id] = value
+                    elif isinstance(target, ir.Name) and target.id in self.untracked:
+                        notes.missed(f"not propagated {target.id} = {expression_text(value)}: "
+                                     "code the compiler keeps opaque may reach it", stmt.loc)
         return stmt, env, False
 
     def _loop(self, stmt: ir.For | ir.While, loop_env: Env) -> tuple[ir.Stmt, Env, bool]:

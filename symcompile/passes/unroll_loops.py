@@ -30,8 +30,9 @@ from __future__ import annotations
 
 import builtins
 
-from .. import ir
+from .. import ir, notes
 from ..analysis import MAX_FUNCTION_SIZE, body_size, may_leave_block, size, written_names
+from ..codegen import expression_text
 from ..effects import rewrite_clean_statements
 from ..rewrite import copy_statements
 
@@ -45,13 +46,36 @@ def _jumps_out(body: tuple[ir.Stmt, ...]) -> bool:
     return any(may_leave_block(stmt) for stmt in body)
 
 
+def _short(iterable: ir.Expr) -> bool:
+    """Whether a loop over `iterable` plainly makes at most MAX_TURNS turns (so a refusal to
+    unroll it is worth a note)."""
+    match iterable:
+        case ir.Const(value) if isinstance(value, (tuple, str, bytes)):
+            return len(value) <= MAX_TURNS
+        case ir.Build("tuple" | "list", items) if all(isinstance(item, ir.Const) for item in items):
+            return len(items) <= MAX_TURNS
+        case ir.Call(ir.Name("range"), bounds, ()) if 1 <= len(bounds) <= 3 and all(
+                isinstance(bound, ir.Const) and type(bound.value) is int for bound in bounds):
+            return len(range(*(bound.value for bound in bounds))) <= MAX_TURNS  # type: ignore[union-attr]
+    return False
+
+
+def _loop_text(loop: ir.For) -> str:
+    return f"for {expression_text(loop.target)} in {expression_text(loop.iter)}"
+
+
+def _refused(loop: ir.For, why: str) -> None:
+    """Record why `loop` is not unrolled."""
+    notes.missed(f"not unrolled {_loop_text(loop)}: {why}", loop.loc)
+
+
 class _Unroller:
     def __init__(self, function: ir.Function) -> None:
         self.function = function
         self.written = written_names(function)
         self.assumed: list[ir.Assumption] = []
 
-    def turns(self, iterable: ir.Expr) -> list[object] | None:
+    def turns(self, iterable: ir.Expr, loop: ir.For) -> list[object] | None:
         """The values a loop over `iterable` takes, if they are constants; else None."""
         match iterable:
             case ir.Const(value) if isinstance(value, (tuple, str, bytes)):
@@ -67,6 +91,7 @@ class _Unroller:
                     return None
                 numbers = range(*(bound for bound, _ in bounds))  # type: ignore[misc]
                 if len(numbers) > MAX_TURNS:
+                    _refused(loop, f"{len(numbers)} turns (at most {MAX_TURNS})")
                     return None
                 self.assumed.append(ir.Assumption("range", value, "range() unrolled"))
                 self.assumed += [assumption for _, assumption in bounds if assumption]  # type: ignore[misc]
@@ -85,14 +110,27 @@ class _Unroller:
         return None
 
     def statement(self, stmt: ir.Stmt, dirty: bool) -> ir.Stmt | tuple[ir.Stmt, ...]:
-        if not isinstance(stmt, ir.For) or _jumps_out(stmt.body):
+        if not isinstance(stmt, ir.For):
+            return stmt
+        if _jumps_out(stmt.body):
+            if _short(stmt.iter):
+                _refused(stmt, "it may break or continue")
             return stmt
         if dirty and not isinstance(stmt.iter, ir.Const):  # `range` may have been rebound
+            if _short(stmt.iter):
+                _refused(stmt, "calls code the compiler cannot see before it")
             return stmt
-        values = self.turns(stmt.iter)
-        if values is None or len(values) > MAX_TURNS or \
-                body_size(stmt.body) * len(values) > MAX_UNROLLED_NODES:
+        values = self.turns(stmt.iter, stmt)
+        if values is None:
             return stmt
+        if len(values) > MAX_TURNS:
+            _refused(stmt, f"{len(values)} turns (at most {MAX_TURNS})")
+            return stmt
+        if body_size(stmt.body) * len(values) > MAX_UNROLLED_NODES:
+            _refused(stmt, f"{len(values)} turns of {body_size(stmt.body)} IR nodes "
+                           f"(at most {MAX_UNROLLED_NODES} in all)")
+            return stmt
+        notes.changed(f"unroll {_loop_text(stmt)}", stmt.loc)
         unrolled: list[ir.Stmt] = []
         for turn, value in enumerate(values):
             unrolled.append(ir.Assign((stmt.target,), ir.Const(value), stmt.loc))
