@@ -19,7 +19,8 @@ from .api import clear_cache, compiled_function, disable, source, symbolic
 from .check import CheckError
 from .errors import SymbolicError
 from .explain import Explanation, explain
+from .modules import optimize_source
 
 __all__ = ["CheckError", "Explanation", "SymbolicError", "clear_cache", "compiled_function",
-           "disable", "explain", "source", "symbolic"]
+           "disable", "explain", "optimize_source", "source", "symbolic"]
 __version__ = "0.1.0"

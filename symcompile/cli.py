@@ -1,4 +1,5 @@
-"""The command line: `symcompile demo | show FILE::FUNC | bench` (also `python -m symcompile`).
+"""The command line: `symcompile demo | show FILE::FUNC | optimize FILE | bench` (also
+`python -m symcompile`).
 
 A thin layer over the public API. Exit codes: 0 success, 1 the command ran and failed (for
 example a function that cannot be compiled), 2 bad usage or input (missing file, missing
@@ -10,13 +11,16 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import inspect
+import os
 import sys
+import tempfile
 import timeit
+import tokenize
 import types
 from pathlib import Path
 from typing import Any, Sequence
 
-from . import api
+from . import api, modules
 from .examples import fancy
 from .errors import SymbolicError
 
@@ -81,6 +85,59 @@ def command_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def _read_source(path_text: str) -> str:
+    """The text of a Python file, decoded as Python does (PEP 263 coding cookie)."""
+    if not Path(path_text).is_file():
+        raise UsageError(f"{path_text}: no such file")
+    try:
+        with tokenize.open(path_text) as stream:
+            return stream.read()
+    except (SyntaxError, UnicodeDecodeError, OSError) as error:
+        raise UsageError(f"{path_text}: cannot read as Python source: {error}") from None
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """Write `text` to `path` through a temporary file renamed over it, so a failure leaves
+    the old file whole; an existing file keeps its permissions."""
+    try:
+        descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.",
+                                                 suffix=".tmp")
+    except OSError as error:
+        raise UsageError(f"{path}: cannot write: {error.strerror}") from None
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        if path.exists():
+            os.chmod(temporary, path.stat().st_mode & 0o7777)
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(temporary, 0o666 & ~umask)
+        os.replace(temporary, path)
+    except OSError as error:
+        os.unlink(temporary)
+        raise UsageError(f"{path}: cannot write: {error.strerror}") from None
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+def command_optimize(args: argparse.Namespace) -> int:
+    text = _read_source(args.file)
+    try:
+        modules.parse_module(text, args.file)
+    except SymbolicError as error:
+        where = f"{error.filename}:{error.lineno}:{(error.col or 0) + 1}" if error.lineno \
+            else str(error.filename)
+        raise UsageError(f"{where}: {error.message}") from None
+    optimized = modules.optimize_source(text, args.file)
+    if args.output is None:
+        sys.stdout.write(optimized)
+    else:
+        _write_atomically(Path(args.output), optimized)
+    return 0
+
+
 def _per_thousand_calls(function: Any, number: int) -> float:
     """Seconds per 1000 calls of `function(1, 2, 3, 4)`, best of five runs."""
     runs = timeit.repeat("f(1, 2, 3, 4)", globals={"f": function}, number=number, repeat=5)
@@ -131,6 +188,17 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("target", metavar="FILE::FUNCTION",
                       help="for example examples/fancy.py::fancy_func (Class.method works too)")
     show.set_defaults(run=command_show)
+    optimize = commands.add_parser(
+        "optimize", help="print a whole file, optimized (its functions and top-level code)",
+        description="Optimize FILE without running it: its functions are compiled as @symbolic "
+        "would, and calls in its top-level statements are inlined and folded where that is "
+        "sound (print(fancy_func(1, 2, 3, 4)) becomes print(10)). The result goes to stdout, "
+        "or to OUT.")
+    optimize.add_argument("file", metavar="FILE", help="the Python file to optimize")
+    optimize.add_argument("-o", "--output", metavar="OUT",
+                          help="write the result to OUT (replaced atomically; OUT may be FILE "
+                          "itself) instead of stdout")
+    optimize.set_defaults(run=command_optimize)
     bench = commands.add_parser("bench", help="run the benchmark suite (ratios from one run)",
                                 description="Run the benchmarks in benchmarks/ and print ratios.")
     bench.add_argument("--quick", action="store_true", help="fewer repeats, for a smoke test")

@@ -9,6 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from symcompile import cli, modules
+from tests.test_optimize_source import SEED, SEED_OPTIMIZED
+
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "symcompile", *args], capture_output=True,
@@ -56,7 +59,7 @@ def test_show_prints_the_generated_source(program: Path):
     assert method.stdout == "def forward(self, x):\n    return x * 2\n"
 
 
-@pytest.mark.parametrize("command", [[], ["demo"], ["show"], ["bench"]])
+@pytest.mark.parametrize("command", [[], ["demo"], ["show"], ["optimize"], ["bench"]])
 def test_help_for_every_command(command: list[str]):
     result = run(*command, "--help")
     assert result.returncode == 0
@@ -110,3 +113,92 @@ def test_usage_errors_exit_with_code_2():
     result = run("no-such-command")
     assert result.returncode == 2
     assert "invalid choice" in result.stderr
+
+
+# ------------------------------------------------------------------ optimize FILE [-o OUT]
+
+
+@pytest.fixture
+def seed(tmp_path: Path) -> Path:
+    path = tmp_path / "seed.py"
+    path.write_text(SEED)
+    return path
+
+
+def test_optimize_prints_the_optimized_file(seed: Path):
+    result = run("optimize", str(seed))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == SEED_OPTIMIZED
+    assert result.stderr == ""
+    assert seed.read_text() == SEED
+
+
+def test_optimize_does_not_run_the_file(tmp_path: Path):
+    marker = tmp_path / "ran"
+    path = tmp_path / "effects.py"
+    path.write_text(f"open({str(marker)!r}, 'w').close()\nraise SystemExit(5)\n")
+    result = run("optimize", str(path))
+    assert result.returncode == 0, result.stderr
+    assert "raise SystemExit(5)" in result.stdout
+    assert not marker.exists()
+
+
+def test_optimize_writes_to_the_output_file(seed: Path, tmp_path: Path):
+    out = tmp_path / "out.py"
+    result = run("optimize", str(seed), "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == ""
+    assert out.read_text() == SEED_OPTIMIZED
+    assert seed.read_text() == SEED
+
+
+def test_optimize_replaces_its_input_only_when_told(seed: Path, tmp_path: Path):
+    seed.chmod(0o640)
+    result = run("optimize", str(seed), "--output", str(seed))
+    assert result.returncode == 0, result.stderr
+    assert seed.read_text() == SEED_OPTIMIZED
+    assert seed.stat().st_mode & 0o777 == 0o640
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["seed.py"]
+
+
+def test_optimize_a_file_with_a_syntax_error(tmp_path: Path):
+    path = tmp_path / "broken.py"
+    path.write_text("def f(x):\n    return x +\n")
+    line = _one_line_error(run("optimize", str(path)), 2)
+    assert line == f"symcompile: error: {path}:2:15: syntax error: invalid syntax"
+
+
+def test_optimize_a_missing_file(tmp_path: Path):
+    line = _one_line_error(run("optimize", str(tmp_path / "nope.py")), 2)
+    assert "nope.py: no such file" in line
+
+
+def test_optimize_into_a_missing_directory(seed: Path, tmp_path: Path):
+    line = _one_line_error(run("optimize", str(seed), "-o", str(tmp_path / "no" / "out.py")), 2)
+    assert "cannot write" in line
+
+
+def test_optimize_keeps_the_old_output_when_writing_fails(seed: Path, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str]):
+    def failing_replace(source: object, target: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(cli.os, "replace", failing_replace)
+    assert cli.main(["optimize", str(seed), "-o", str(seed)]) == 2
+    assert "No space left on device" in capsys.readouterr().err
+    assert seed.read_text() == SEED
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["seed.py"]
+
+
+def test_optimize_fails_with_code_1_when_optimizing_fails(seed: Path,
+                                                          monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str]):
+    def broken(function: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(modules.pipeline, "run_passes", broken)
+    assert cli.main(["optimize", str(seed)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("symcompile: error: internal error in symcompile")
