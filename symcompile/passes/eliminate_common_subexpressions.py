@@ -41,9 +41,10 @@ Example::
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
-from .. import ir
+from .. import ir, notes
 from ..analysis import (
     all_names,
     assigned_names,
@@ -55,6 +56,7 @@ from ..analysis import (
     parameter_names,
     untracked_names,
 )
+from ..codegen import expression_text
 from ..value_types import Known, TypeEnv, type_assumptions, type_of, types_before
 from ..rewrite import (
     header_expression,
@@ -153,6 +155,7 @@ class _Sharer:
         statements: list[ir.Stmt] = []
         bound = entry
         for stmt in body:
+            self._say_not_shared(stmt)
             statements.append(self._nested(stmt, bound))
             bound = bound_after((stmt,), bound)
         result, start = tuple(statements), 0
@@ -160,6 +163,27 @@ class _Sharer:
         while (shared := self._share_once(result, start, entry)) is not None:
             result, start = shared
         return unchanged_or_new(body, result)
+
+    def _say_not_shared(self, stmt: ir.Stmt) -> None:
+        """Note the largest repeats in `stmt`'s header that are never shared: calls, and
+        operations on values not known to be numbers."""
+        header, env = header_expression(stmt), self.types.get(id(stmt))
+        if header is None or env is None:
+            return
+        counts = Counter(node for node in walk_expr(header)
+                         if isinstance(node, (ir.Call, ir.Op, ir.Compare)))
+        said: set[ir.Expr] = set()  # the repeats noted, and their parts
+        for node, count in counts.items():
+            if count < 2 or node in said:
+                continue
+            if any(isinstance(part, ir.Call) for part in walk_expr(node)):
+                why = "a call may have side effects"
+            elif self._number_facts(node, env) is None:
+                why = "its values are not known to be numbers"
+            else:
+                continue
+            said.update(walk_expr(node))
+            notes.missed(f"not shared {expression_text(node)}: {why}", stmt.loc)
 
     def _nested(self, stmt: ir.Stmt, bound: frozenset[str]) -> ir.Stmt:
         bodies = nested_bodies(stmt)
@@ -249,6 +273,7 @@ class _Sharer:
             statements[later] = with_header(body[later], map_expr(  # type: ignore[arg-type]
                 header, lambda node: name if id(node) in replaced else node))
         statements.insert(index, ir.Assign((name,), expr, body[index].loc))
+        notes.changed(f"share {expression_text(expr)} as {name.id}", body[index].loc)
         return tuple(statements)
 
 

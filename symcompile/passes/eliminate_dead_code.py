@@ -21,8 +21,9 @@ Example::
 
 from __future__ import annotations
 
-from .. import ir
+from .. import ir, notes
 from ..analysis import bound_on_entry, introspects, is_quiet, live_after, untracked_names
+from ..codegen import expression_text
 from ..rewrite import map_statements, nested_bodies, with_bodies
 
 
@@ -36,15 +37,28 @@ def eliminate_dead_code(function: ir.Function) -> ir.Function:
     docstring = function.body[0] if function.body else None
 
     def dead(stmt: ir.Stmt) -> bool:
-        if id(stmt) not in live or not is_quiet_statement(stmt):
+        if id(stmt) not in live:
             return False
+        quiet = is_quiet_statement(stmt)
         match stmt:
-            case ir.Assign(targets):
+            case ir.Assign(targets) if all(isinstance(t, ir.Name) for t in targets):
                 names = {target.id for target in targets}  # type: ignore[attr-defined]
-                return not names & (live[id(stmt)] | kept)
+                unread = not names & (live[id(stmt)] | kept)
+                if unread and not quiet:
+                    notes.missed(f"not dropped {_assignment_text(stmt)}: the value may raise or "
+                                 "run code", stmt.loc)
+                return unread and quiet
             case ir.ExprStmt():
-                return stmt is not docstring
+                return quiet and stmt is not docstring
         return False
+
+    def drops(stmt: ir.Stmt) -> bool:
+        if not dead(stmt):
+            return False
+        what = f"dead {_assignment_text(stmt)}" if isinstance(stmt, ir.Assign) else \
+            f"quiet expression {expression_text(stmt.value)}"  # type: ignore[attr-defined]
+        notes.changed(f"drop {what}", stmt.loc)
+        return True
 
     def is_quiet_statement(stmt: ir.Stmt) -> bool:
         bound_here = bound.get(id(stmt), frozenset())
@@ -56,7 +70,7 @@ def eliminate_dead_code(function: ir.Function) -> ir.Function:
         return False
 
     def sweep(body: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
-        kept_statements = tuple(stmt for stmt in body if not dead(stmt))
+        kept_statements = tuple(stmt for stmt in body if not drops(stmt))
         return body if len(kept_statements) == len(body) else kept_statements
 
     def visit(stmt: ir.Stmt) -> ir.Stmt:
@@ -64,3 +78,8 @@ def eliminate_dead_code(function: ir.Function) -> ir.Function:
         return with_bodies(stmt, sweep(bodies[0]), sweep(bodies[1])) if bodies else stmt
 
     return function.with_body(sweep(map_statements(function.body, visit)))
+
+
+def _assignment_text(stmt: ir.Assign) -> str:
+    """`x = 3`, for notes."""
+    return " = ".join(map(expression_text, (*stmt.targets, stmt.value)))

@@ -22,7 +22,7 @@ Example::
 
 from __future__ import annotations
 
-from .. import ir
+from .. import ir, notes
 from ..analysis import (
     assignment_counts,
     bound_on_entry,
@@ -36,6 +36,7 @@ from ..analysis import (
     target_names,
     untracked_names,
 )
+from ..codegen import expression_text
 from ..rewrite import (
     header_expression,
     map_statements,
@@ -101,7 +102,7 @@ class _Forwarder:
                 if use is None or not self._only_use(name, stmt, original):
                     break
                 stmt = with_header(stmt, replace_first(header_expression(stmt), use, value))  # type: ignore[arg-type]
-                result.pop()
+                notes.changed(f"forward {name} = {expression_text(value)}", result.pop().loc)
             result.append(stmt)
         return unchanged_or_new(body, result)
 

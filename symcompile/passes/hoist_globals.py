@@ -29,8 +29,9 @@ from __future__ import annotations
 
 import types
 
-from .. import ir
+from .. import ir, notes
 from ..analysis import written_names
+from ..codegen import expression_text
 from ..effects import TRUSTED_MODULES
 from ..rewrite import map_statement_expressions, map_statements
 
@@ -55,14 +56,29 @@ def hoist_globals(function: ir.Function) -> ir.Function:
             return value if found else None
         return None
 
-    def resolve(expr: ir.Expr) -> ir.Expr:
-        if isinstance(expr, ir.Attribute):
-            module = module_of(expr.value)
-            if _trusted_module(module) and expr.attr in vars(module):  # type: ignore[arg-type]
-                value = vars(module)[expr.attr]  # type: ignore[arg-type]
-                if callable(value) or _trusted_module(value):
-                    return ir.Const(value)
-        return expr
+    def hoist(stmt: ir.Stmt) -> ir.Stmt:
+        # the Python text of each object bound, by the node now in its place: `np.linalg.norm`
+        # binds `np.linalg` first, whose text the binding of `norm` then takes over
+        texts: dict[int, str] = {}
 
-    body = map_statements(function.body, lambda stmt: map_statement_expressions(stmt, resolve))
-    return function.with_body(body)
+        def resolve(expr: ir.Expr) -> ir.Expr:
+            if isinstance(expr, ir.Attribute):
+                module = module_of(expr.value)
+                if _trusted_module(module) and expr.attr in vars(module):  # type: ignore[arg-type]
+                    value = vars(module)[expr.attr]  # type: ignore[arg-type]
+                    if callable(value) or _trusted_module(value):
+                        bound = ir.Const(value)
+                        owner = texts.pop(id(expr.value), None) or expression_text(expr.value)
+                        texts[id(bound)] = f"{owner}.{expr.attr}"
+                        return bound
+                elif isinstance(module, types.ModuleType) and not _trusted_module(module):
+                    notes.missed(f"not bound {expression_text(expr)}: only functions of NumPy, "
+                                 "math and cmath are", stmt.loc)
+            return expr
+
+        new = map_statement_expressions(stmt, resolve)
+        for text in texts.values():
+            notes.changed(f"bind {text} at compile time", stmt.loc)
+        return new
+
+    return function.with_body(map_statements(function.body, hoist))

@@ -28,8 +28,9 @@ Example::
 
 from __future__ import annotations
 
-from .. import ir
+from .. import ir, notes
 from ..analysis import all_names, assigned_names, untracked_names
+from ..codegen import expression_text
 from ..rewrite import (
     expr_children,
     map_statement_expressions,
@@ -92,6 +93,9 @@ class _Hoister:
             if facts is not None:
                 found[expr] = facts
                 return
+            if isinstance(expr, ir.Op) and all(self._safe(arg, fixed, env) is not None
+                                                 for arg in expr.args):
+                notes.missed(f"not hoisted {expression_text(expr)}: may raise", loop.loc)
             for child in expr_children(expr):
                 visit(child)
 
@@ -131,6 +135,7 @@ class _Hoister:
         for expr, facts in invariants.items():
             if expr in used:  # (one inside a larger invariant is replaced there first)
                 hoisted.append(ir.Assign((temps[expr],), expr, loop.loc))
+                notes.changed(f"hoist {expression_text(expr)} out of the loop", loop.loc)
                 self.relied.update(name for fact in facts for name in fact.arguments)
         return (*hoisted, new_loop)
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Literal
 
-from .. import ir
+from .. import ir, notes
 from ..analysis import untracked_names
 from ..rewrite import map_statement_expressions
 from ..value_types import Known, TypeEnv, TypeFlow, argument_env, type_assumptions, type_of
@@ -195,7 +195,7 @@ class Simplifier:
         self.relied: set[str] = set()  # the arguments whose types it relied on
         self.fired: list[str] = []
 
-    def node(self, expr: ir.Expr, env: TypeEnv) -> ir.Expr:
+    def node(self, expr: ir.Expr, env: TypeEnv, loc: ir.Loc) -> ir.Expr:
         """`expr` (whose operands are simplified) with rules applied until none fires."""
         changed = True
         while changed and isinstance(expr, ir.Op):
@@ -205,13 +205,14 @@ class Simplifier:
                 if result is not None:
                     expr, facts = result
                     self.fired.append(rule.identity)
+                    notes.changed(f"simplify {rule.identity}", loc)
                     self.relied.update(name for fact in facts for name in fact.arguments)
                     changed = True
                     break
         return expr
 
     def statement(self, stmt: ir.Stmt, env: TypeEnv) -> ir.Stmt:
-        return map_statement_expressions(stmt, lambda expr: self.node(expr, env))
+        return map_statement_expressions(stmt, lambda expr: self.node(expr, env, stmt.loc))
 
 
 def simplify_algebra(function: ir.Function) -> ir.Function:

@@ -35,8 +35,9 @@ Example::
 
 from __future__ import annotations
 
-from .. import ir
+from .. import ir, notes
 from ..analysis import body_size, untracked_names
+from ..codegen import expression_text
 from ..rewrite import copy_statements, map_statements, walk_statements
 from ..value_types import Known, TypeFlow, types_before
 from .simplify_algebra import Simplifier
@@ -85,8 +86,9 @@ class _Speculator:
         flow = TypeFlow(self.untracked)
         head = flow.loop_head(loop, self.env_before[id(loop)])
         simplifier = Simplifier(self.function)
-        TypeFlow(self.untracked, simplifier.statement).block(
-            loop.body, {**head, name: Known(SPECULATED_TYPE, frozenset({name}))})
+        with notes.recording():  # a trial: what it would simplify is not done here
+            TypeFlow(self.untracked, simplifier.statement).block(
+                loop.body, {**head, name: Known(SPECULATED_TYPE, frozenset({name}))})
         return name in simplifier.relied
 
     def visit(self, stmt: ir.Stmt) -> ir.Stmt:
@@ -97,6 +99,7 @@ class _Speculator:
                     and body_size(body) <= SPECULATION_BUDGET
                     and not any(isinstance(inner, (ir.For, ir.While)) for inner in walk_statements(body))
                     and self._pays(stmt, name)):
+                notes.changed(f"split the loop on {expression_text(_element_test(name))}", loc)
                 return ir.For(ir.Name(name), iter_, (ir.If(_element_test(name), body,
                                                            copy_statements(body), loc),),
                               orelse, loc)
