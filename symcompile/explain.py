@@ -71,8 +71,7 @@ class Explanation:
             title = (f"{step.name} (round {step.round}): {step.nodes_before} → "
                      f"{step.nodes_after} nodes, {step.seconds * 1000:.2f} ms")
             parts += [_section(title)]
-            if step.notes:
-                parts += ["rules: " + "; ".join(_counted(step.notes))]
+            parts += [f"  {rule}" for rule in _counted(step.notes)]
             parts += [step.diff.rstrip("\n")]
         parts += [_section("the generated source"), self.final.rstrip("\n")]
         parts += [_section("kept as written")] + (list(self.kept) or ["nothing"])
