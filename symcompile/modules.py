@@ -299,6 +299,7 @@ class _Module:
 
     def __init__(self, tree: ast.Module, text: str, filename: str) -> None:
         self.tree = tree
+        self.text = text
         self.filename = filename
         self.lines = tuple(text.splitlines(keepends=True))
         # the scratch functions' source, for the inliner (which reads callees' source)
@@ -388,8 +389,8 @@ class _Module:
             return codegen.render(optimized.visit(copy.deepcopy(node)))
         except SymbolicError:
             raise
-        except RecursionError:  # too deeply nested for the passes: kept as written
-            return codegen.render(node)
+        except RecursionError:  # too deeply nested to optimize or to render
+            return self._as_written(node)
         except Exception as error:
             raise SymbolicError(
                 f"internal error in symcompile: {type(error).__name__}: {error}",
@@ -397,6 +398,13 @@ class _Module:
                 source_line=self.lines[node.lineno - 1] if node.lineno <= len(self.lines) else "",
                 hint="this is a bug in symcompile; please report it with the module's source",
             ) from error
+
+    def _as_written(self, node: ast.stmt) -> str:
+        """The statement's own text in the source, decorators included."""
+        decorators = getattr(node, "decorator_list", [])
+        first = min([node.lineno, *(decorator.lineno for decorator in decorators)])
+        segment = ast.get_source_segment(self.text, node) or ""
+        return "".join(self.lines[first - 1:node.lineno - 1]) + segment + "\n"
 
     def _function_text(self, index: int, plain: _PlainDef) -> str:
         """A plain function compiled with the default pipeline, or as written if the result

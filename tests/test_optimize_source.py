@@ -308,10 +308,20 @@ def test_a_syntax_error_names_file_line_and_column(text: str, line: int, col: in
     assert error.hint
 
 
-def test_source_that_cannot_be_compiled_at_all():
+@pytest.mark.parametrize("text", ["x = 1\0\n", "x = " + " + ".join(["1"] * 5000) + "\n"],
+                         ids=["null byte", "too deep for Python"])
+def test_source_that_python_cannot_compile(text: str):
     with pytest.raises(sc.SymbolicError) as caught:
-        sc.optimize_source("x = 1\0\n", "nul.py")
-    assert caught.value.filename == "nul.py"
+        sc.optimize_source(text, "bad.py")
+    assert caught.value.filename == "bad.py"
+
+
+def test_a_statement_too_deeply_nested_to_render_is_kept_as_written():
+    deep = "-" * 600 + "1"
+    text = f"def f(x={deep}):\n    return x\ny = 2; z = {deep}\nprint(f(), y, z)\n"
+    optimized = sc.optimize_source(text)
+    assert f"\nz = {deep}\n" in optimized and f"def f(x={deep}):" in optimized
+    assert run_module(optimized) == run_module(text)
 
 
 def test_an_internal_failure_is_a_symbolic_error_naming_the_statement(monkeypatch):
