@@ -1,5 +1,5 @@
-"""The command line: `symcompile demo | show FILE::FUNC | optimize FILE | bench` (also
-`python -m symcompile`).
+"""The command line: `symcompile demo | show FILE::FUNC | explain FILE::FUNC | optimize FILE |
+bench` (also `python -m symcompile`).
 
 A thin layer over the public API. Exit codes: 0 success, 1 the command ran and failed (for
 example a function that cannot be compiled), 2 bad usage or input (missing file, missing
@@ -9,6 +9,7 @@ function, a file that does not parse). Errors go to stderr as one clear line, ne
 from __future__ import annotations
 
 import argparse
+import ast
 import importlib.util
 import inspect
 import os
@@ -23,6 +24,7 @@ from typing import Any, Sequence
 from . import api, modules
 from .examples import fancy
 from .errors import SymbolicError
+from .explain import explain
 
 
 class UsageError(Exception):
@@ -82,6 +84,29 @@ def command_show(args: argparse.Namespace) -> int:
     except TypeError as error:  # a function with static arguments has no general version
         raise UsageError(str(error)) from None
     print(text, end="")
+    return 0
+
+
+def _call_arguments(text: str) -> tuple[Any, ...]:
+    """`--args "1, 2.5, (3, 4)"` → the tuple of those Python literals."""
+    try:
+        value = ast.literal_eval(f"({text.strip().rstrip(',')},)") if text.strip() else ()
+    except (SyntaxError, ValueError) as error:
+        raise UsageError(f"--args {text!r}: not a list of Python literals ({error})") from None
+    return tuple(value)
+
+
+def command_explain(args: argparse.Namespace) -> int:
+    function = _find_function(args.target)
+    arguments = _call_arguments(args.args)
+    try:
+        explanation = explain(function, *arguments)
+    except TypeError as error:  # the arguments do not fit the function's parameters
+        raise UsageError(f"--args: {error}") from None
+    print(explanation, end="")
+    if args.html is not None:
+        _write_atomically(Path(args.html), explanation._repr_html_())
+        print(f"\nthe HTML report: {args.html}")
     return 0
 
 
@@ -188,6 +213,19 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("target", metavar="FILE::FUNCTION",
                       help="for example examples/fancy.py::fancy_func (Class.method works too)")
     show.set_defaults(run=command_show)
+    explain_command = commands.add_parser(
+        "explain", help="show every change the compiler makes to a function, pass by pass",
+        description="Import FILE and explain how symcompile compiles FUNCTION for the given "
+        "arguments: the IR, each pass that changed something with its diff and rules, the "
+        "generated source, and what was kept as written or left alone.")
+    explain_command.add_argument("target", metavar="FILE::FUNCTION",
+                                 help="for example examples/fancy.py::fancy_func")
+    explain_command.add_argument("--args", default="", metavar='"1, 2, 3, 4"',
+                                 help="the call's arguments, as Python literals (they select "
+                                 "the version: static values and argument types)")
+    explain_command.add_argument("--html", metavar="OUT.html",
+                                 help="also write a self-contained HTML report to OUT.html")
+    explain_command.set_defaults(run=command_explain)
     optimize = commands.add_parser(
         "optimize", help="print a whole file, optimized (its functions and top-level code)",
         description="Optimize FILE without running it: its functions are compiled as @symbolic "

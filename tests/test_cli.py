@@ -202,3 +202,32 @@ def test_optimize_fails_with_code_1_when_optimizing_fails(seed: Path,
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err.startswith("symcompile: error: internal error in symcompile")
+
+
+def test_explain_shows_each_pass_with_its_rules_and_writes_html(program: Path, tmp_path: Path):
+    report = tmp_path / "report.html"
+    result = run("explain", f"{program}::fancy_func", "--args", "1, 2, 3, 4", "--html", str(report))
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "=== inline_calls (round 1): " in out and "  inline add (line " in out
+    assert out.index("inline_calls") < out.index("the generated source")
+    assert "return a + b + (c + d)" in out
+    page = report.read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>") and "<svg" in page and "inline_calls" in page
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (("--args", "1, (2"), "--args '1, (2': not a list of Python literals"),
+    (("--args", "1, 2"), "--args: missing a required argument: 'c'"),
+])
+def test_explain_bad_arguments_is_a_usage_error(program: Path, arguments, message):
+    result = run("explain", f"{program}::fancy_func", *arguments)
+    assert result.returncode == 2
+    assert message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_explain_missing_function_and_file(program: Path):
+    missing_function = run("explain", f"{program}::nope")
+    assert missing_function.returncode == 2 and "no function named 'nope'" in missing_function.stderr
+    missing_file = run("explain", "no/such/file.py::f")
+    assert missing_file.returncode == 2 and "no such file" in missing_file.stderr
