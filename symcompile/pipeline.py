@@ -25,7 +25,7 @@ from .passes.propagate import propagate
 from .passes.simplify_algebra import simplify_algebra
 from .passes.speculate_loop_types import speculate_loop_types
 from .passes.unroll_loops import unroll_loops
-from .verify import IRError, verify
+from .verify import verify
 
 Pass = Callable[[ir.Function], ir.Function]
 
@@ -61,7 +61,8 @@ PASSES: tuple[Pass, ...] = (
     speculate_loop_types,
 )
 
-# A pipeline that has not settled after this many rounds has a pass that keeps changing things.
+# The pipeline stops after this many rounds even if it has not settled (a chain of 30 nested
+# calls inlines one level a round). Every round's result is correct, only not the simplest.
 MAX_ROUNDS = 20
 
 
@@ -82,7 +83,8 @@ class PassRun:
 
 
 def run_passes(function: ir.Function, passes: Sequence[Pass] = PASSES) -> tuple[ir.Function, list[PassRun]]:
-    """Run `passes` over `function` until none changes anything; return the result and the log."""
+    """Run `passes` over `function` until none changes anything (or for `MAX_ROUNDS` rounds);
+    return the result and the log."""
     log: list[PassRun] = []
     verify(function)
     for round_number in range(1, MAX_ROUNDS + 1):
@@ -95,8 +97,8 @@ def run_passes(function: ir.Function, passes: Sequence[Pass] = PASSES) -> tuple[
                                time.perf_counter() - started, tuple(said)))
             function = result
         if function is start_of_round:
-            return function, log
-    raise IRError(f"passes did not reach a fixed point in {MAX_ROUNDS} rounds")
+            break
+    return function, log
 
 
 def optimize(

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import symcompile as sc
-from symcompile import ir
+from symcompile import ir, pipeline
 
 SCALE = 2.0
 
@@ -674,3 +674,17 @@ def test_a_lambda_bound_to_a_global_is_inlined_under_that_name(make_module):
     """)
     assert module.f(3) == 10
     assert "return y * y + 1" in module.f.source
+
+
+def test_a_long_chain_of_calls_compiles_even_past_the_round_limit(make_module) -> None:
+    """Here each round inlines one level (the next call sits in a branch until folding the
+    constant arguments shows it runs); the pipeline stops after MAX_ROUNDS rounds with a
+    correct result, not an error."""
+    source = "def f0(a, b):\n    return a + b\n" + "".join(
+        f"def f{i}(a, b):\n    c = a * {i} + b\n"
+        f"    return f{i - 1}(c, a) if a > 100 else c + 2.0\n" for i in range(1, 31))
+    module = make_module(source + "def main():\n    return f30(101, 2)\n")
+    compiled = sc.symbolic(module.main)
+    assert compiled() == module.main()
+    version = compiled._symcompile.versions[()]
+    assert max(run.round for run in version.log) == pipeline.MAX_ROUNDS
