@@ -20,6 +20,7 @@ pre { background: #f6f8fa; padding: .8em; overflow-x: auto; font-size: 90%; }
 .add { background: #e6ffec; display: block; } .del { background: #ffebe9; display: block; }
 .hunk { color: #57606a; display: block; } .rules { color: #0a3069; }
 nav li { margin: .2em 0; } .dag { border: 1px solid #ddd; background: #fff; }
+.dag-picture { overflow-x: auto; }
 """
 
 
@@ -33,9 +34,10 @@ def _diff(text: str) -> str:
         kind = "add" if line.startswith("+") and not line.startswith("+++") else \
             "del" if line.startswith("-") and not line.startswith("---") else \
             "hunk" if line.startswith("@@") else ""
-        escaped = html.escape(line)
+        # The newline inside the span: after a block of its own, it would add an empty line.
+        escaped = html.escape(line) + "\n"
         lines.append(f'<span class="{kind}">{escaped}</span>' if kind else escaped)
-    return "<pre><code>" + "\n".join(lines) + "</code></pre>"
+    return "<pre><code>" + "".join(lines) + "</code></pre>"
 
 
 def _list(items: tuple[str, ...]) -> str:

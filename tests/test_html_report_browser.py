@@ -1,0 +1,165 @@
+"""The HTML report in a real browser: Debian's headless Chromium, driven by Selenium through
+Debian's chromedriver, opens the reports of the textbook `fancy_func` and of the Newton
+benchmark kernel (loops, three rounds of passes) from file:// URLs and checks what a reader sees:
+
+- the page loads with no console errors and fetches nothing (no network, not even a file);
+- every pass run in the explanation's `steps` has its section `step-N`, visible, and the
+  pipeline's links lead to it;
+- the diffs are single-spaced (one rendered line a diff line);
+- the DAG picture is drawn: a non-empty `<svg class="dag">`, a box for every node, every label
+  inside its box, and the page never scrolls sideways, however wide the picture.
+
+Skipped, with the reason, only where Selenium is not importable or the `chromium` or
+`chromedriver` program is not installed (`.ci/run` installs them with apt-get).
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from benchmarks import bench_loops
+from symcompile import dag
+from symcompile.examples import fancy
+from symcompile.explain import Explanation, explain
+
+try:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+except ImportError as error:
+    pytest.skip(f"no headless browser test: Selenium is not importable ({error}); "
+                "`pip install -e '.[test]'` installs it", allow_module_level=True)
+
+CHROMIUM = shutil.which("chromium")
+CHROMEDRIVER = shutil.which("chromedriver")
+if CHROMIUM is None or CHROMEDRIVER is None:
+    _missing = " and ".join(name for name, path in (("chromium", CHROMIUM),
+                                                    ("chromedriver", CHROMEDRIVER)) if path is None)
+    pytest.skip(f"no headless browser test: {_missing} not found on PATH; Debian's packages "
+                "chromium and chromium-driver provide them (`apt-get install chromium "
+                "chromium-driver`, as .ci/run does)", allow_module_level=True)
+
+WIDTH, HEIGHT = 1280, 900
+
+# Headless, as root (no sandbox), no GPU; and none of Chromium's own connections to Google,
+# which this machine's closed network refuses.
+BROWSER_FLAGS = (
+    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+    "--no-first-run", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--disable-quic", f"--window-size={WIDTH},{HEIGHT}",
+)
+
+REPORTS: dict[str, Callable[[], Explanation]] = {
+    "fancy_func": lambda: explain(fancy.fancy_func, 1, 2, 3, 4),
+    "newton_cbrt": lambda: explain(bench_loops.newton_cbrt, [1.0, 8.0, 27.5]),
+}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[webdriver.Chrome]:
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in BROWSER_FLAGS:
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    # Both paths given: Selenium uses them and never runs Selenium Manager (which downloads).
+    driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture(scope="module", params=list(REPORTS))
+def report(request: pytest.FixtureRequest,
+           tmp_path_factory: pytest.TempPathFactory) -> tuple[Explanation, Path]:
+    """An explanation and its HTML report, written once for the module."""
+    explanation = REPORTS[request.param]()
+    path = tmp_path_factory.mktemp("report") / f"{request.param}.html"
+    explanation.to_html(path)
+    return explanation, path
+
+
+@pytest.fixture
+def page(browser: webdriver.Chrome, report: tuple[Explanation, Path],
+         ) -> tuple[webdriver.Chrome, Explanation]:
+    """The browser with the report freshly loaded, its console log holding only this load."""
+    explanation, path = report
+    browser.get_log("browser")  # reading the log empties it
+    browser.get(path.as_uri())
+    return browser, explanation
+
+
+def test_page_loads_with_no_console_errors_and_fetches_nothing(
+        page: tuple[webdriver.Chrome, Explanation]) -> None:
+    driver, explanation = page
+    assert driver.execute_script("return document.readyState") == "complete"
+    assert driver.title == f"symcompile: {explanation.name}"
+    errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+    assert errors == []
+    fetched = driver.execute_script(
+        "return performance.getEntriesByType('resource').map(entry => entry.name)")
+    assert [url for url in fetched if not url.startswith("data:")] == []
+
+
+def test_every_pass_has_a_visible_section_the_pipeline_links_to(
+        page: tuple[webdriver.Chrome, Explanation]) -> None:
+    driver, explanation = page
+    assert explanation.steps
+    links = driver.find_elements(By.CSS_SELECTOR, "nav ol.pipeline a")
+    assert [link.get_attribute("href").rpartition("#")[2] for link in links] == \
+        [f"step-{index}" for index in range(len(explanation.steps))]
+    for index, (step, link) in enumerate(zip(explanation.steps, links)):
+        section = driver.find_element(By.ID, f"step-{index}")
+        assert section.is_displayed()
+        assert section.find_element(By.TAG_NAME, "h3").text == f"{step.name} (round {step.round})"
+        link.click()
+        assert driver.execute_script("return location.hash") == f"#step-{index}"
+        top = driver.execute_script(
+            "return document.getElementById(arguments[0]).getBoundingClientRect().top",
+            f"step-{index}")
+        assert -1 <= top < HEIGHT / 2, f"step-{index} is not at the top of the window"
+
+
+def test_diff_lines_are_single_spaced(page: tuple[webdriver.Chrome, Explanation]) -> None:
+    driver, explanation = page
+    # A diff's rendered lines: the height of its <pre> inside the padding, in lines (the height
+    # of a coloured line, a block of its own).
+    rendered = driver.execute_script("""
+        return Array.from(document.querySelectorAll('section.pass pre'), pre => {
+            const style = getComputedStyle(pre);
+            const inner = pre.clientHeight - parseFloat(style.paddingTop)
+                - parseFloat(style.paddingBottom);
+            return inner / pre.querySelector('.hunk').getBoundingClientRect().height;
+        });""")
+    assert [round(lines, 1) for lines in rendered] == \
+        [float(len(step.diff.splitlines())) for step in explanation.steps]
+
+
+def test_dag_picture_is_drawn_with_a_box_per_node_and_labels_inside(
+        page: tuple[webdriver.Chrome, Explanation]) -> None:
+    driver, explanation = page
+    assert explanation.final_ir is not None
+    nodes = len(dag.build_graph(explanation.final_ir).labels)
+    svg = driver.find_element(By.CSS_SELECTOR, "svg.dag")
+    assert svg.is_displayed()
+    assert svg.size["width"] > 0 and svg.size["height"] > 0
+    assert len(svg.find_elements(By.TAG_NAME, "rect")) >= nodes
+    # Each label follows its box (dag.to_svg); the labels sticking out of their boxes.
+    outside = driver.execute_script("""
+        return Array.from(arguments[0].querySelectorAll('text'), text => {
+            const box = text.previousElementSibling.getBBox(), label = text.getBBox();
+            const inside = label.x >= box.x && label.x + label.width <= box.x + box.width
+                && label.y >= box.y && label.y + label.height <= box.y + box.height;
+            return inside ? null : text.textContent;
+        }).filter(label => label !== null);""", svg)
+    assert outside == []
+
+
+def test_page_does_not_scroll_sideways(page: tuple[webdriver.Chrome, Explanation]) -> None:
+    driver, _ = page
+    scroll_width, client_width = driver.execute_script(
+        "const root = document.documentElement; return [root.scrollWidth, root.clientWidth]")
+    assert scroll_width <= client_width
