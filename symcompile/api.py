@@ -23,7 +23,7 @@ import types
 import weakref
 from typing import Any, Callable, Iterator, Sequence, TypeVar, overload
 
-from . import check, codegen, frontend, ir, loader, pipeline
+from . import check, codegen, frontend, ir, loader, notes, pipeline
 from .errors import SymbolicError
 from .pipeline import Pass, PassRun
 
@@ -101,12 +101,13 @@ class SymbolicFunction:
 
     def __init__(self, original: types.FunctionType, passes: Sequence[Pass], guards: bool,
                  static_argnames: Sequence[str] = (), fastmath: bool = False,
-                 check: bool = False) -> None:
+                 check: bool = False, comments: bool = False) -> None:
         self.original = original
         self.passes = tuple(passes)
         self.guards = guards
         self.fastmath = fastmath
         self.check = check
+        self.comments = comments
         self.signature = inspect.signature(original)
         self.static_argnames = _checked_static_argnames(self.signature, static_argnames, original)
         self.stale_recompiles = 0
@@ -364,8 +365,10 @@ class SymbolicFunction:
         _, after, log = pipeline.optimize(self.original, self.passes, source=self.source,
                                           resolve_globals=resolve_globals, static=static,
                                           argument_types=kinds, fastmath=self.fastmath)
+        said = [note for run in log for note in run.notes]
+        comments = notes.comments_for(after, said, self.source.lines) if self.comments else None
         generated = codegen.render_function(after, self._stale_call, guard_globals=self.guards,
-                                            type_miss=self._type_miss)
+                                            type_miss=self._type_miss, comments=comments)
         bindings = generated.bindings
         closure = {**self.scope.closure, **after.shared_cells}  # inlined closures' cells too
         # pad to the public function's closure, which can grow but never shrink
@@ -398,12 +401,12 @@ def symbolic(func: F, /) -> F: ...
 @overload
 def symbolic(*, passes: Sequence[Pass] | None = None, guards: bool = True,
              static_argnames: Sequence[str] = (), fastmath: bool = False,
-             check: bool = False) -> Callable[[F], F]: ...
+             check: bool = False, comments: bool = False) -> Callable[[F], F]: ...
 
 
 def symbolic(func: Any = None, /, *, passes: Sequence[Pass] | None = None,
              guards: bool = True, static_argnames: Sequence[str] = (),
-             fastmath: bool = False, check: bool = False) -> Any:
+             fastmath: bool = False, check: bool = False, comments: bool = False) -> Any:
     """Compile `func` to optimized Python on its first call; later calls run the compiled code.
 
     Use bare (`@symbolic`) or with options (`@symbolic(guards=False)`). The result is a plain
@@ -425,6 +428,9 @@ def symbolic(func: Any = None, /, *, passes: Sequence[Pass] | None = None,
         call and compare them (values by bits, exceptions, output, mutation); on a difference
         raise `symcompile.CheckError` naming the first pass that changes the result. Slow (three
         runs per call): a tool for finding compiler bugs.
+      comments: end each generated statement with a comment saying which line of yours it
+        came from and what the passes did to it (`# line 12: return g (lines 9-12: inline
+        add ×3; ...)`).
 
     A call with arguments of type bool, int, float or complex may get a version compiled for
     those exact types (where a rewrite depends on them); it checks them on entry, and other
@@ -432,7 +438,7 @@ def symbolic(func: Any = None, /, *, passes: Sequence[Pass] | None = None,
     """
     chosen = pipeline.PASSES if passes is None else tuple(passes)
     options = {"passes": chosen, "guards": guards, "static_argnames": tuple(static_argnames),
-               "fastmath": fastmath, "check": check}
+               "fastmath": fastmath, "check": check, "comments": comments}
     if func is None:
         return functools.partial(_decorate, **options)
     return _decorate(func, **options)
@@ -452,9 +458,9 @@ def _checked_static_argnames(signature: inspect.Signature, names: Sequence[str],
 
 def _decorate(func: Any, passes: Sequence[Pass], guards: bool = True,
               static_argnames: tuple[str, ...] = (), fastmath: bool = False,
-              check: bool = False) -> Any:
+              check: bool = False, comments: bool = False) -> Any:
     options = {"passes": passes, "guards": guards, "static_argnames": static_argnames,
-               "fastmath": fastmath, "check": check}
+               "fastmath": fastmath, "check": check, "comments": comments}
     if isinstance(func, (staticmethod, classmethod)):
         return type(func)(_decorate(func.__func__, **options))
     if isinstance(func, types.MethodType):
@@ -467,7 +473,8 @@ def _decorate(func: Any, passes: Sequence[Pass], guards: bool = True,
             f"@symbolic compiles Python functions; got {type(func).__name__} {func!r}",
             hint="decorate a function written in Python (def or lambda)",
         )
-    return SymbolicFunction(func, passes, guards, static_argnames, fastmath, check).wrapper
+    return SymbolicFunction(func, passes, guards, static_argnames, fastmath, check,
+                            comments).wrapper
 
 
 def _version_for(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any], caller: str,

@@ -204,7 +204,12 @@ class _Generator:
         return [self.stmt(stmt) for stmt in body]
 
     def stmt(self, stmt: ir.Stmt) -> ast.stmt:
-        """The Python AST of an IR statement."""
+        """The Python AST of an IR statement, marked with the user's line it comes from."""
+        node = self._statement(stmt)
+        node.symcompile_line = stmt.loc.line  # type: ignore[attr-defined]  # see _with_comments
+        return node
+
+    def _statement(self, stmt: ir.Stmt) -> ast.stmt:
         match stmt:
             case ir.Assign(targets, value):
                 return ast.Assign([self.target(t) for t in targets], self.expr(value),
@@ -356,8 +361,40 @@ class Generated:
 
 def render_function(function: ir.Function, recompile: Callable[..., object] | None = None,
                     guard_globals: bool = True, type_miss: Callable[..., object] | None = None,
-                    ) -> Generated:
+                    comments: Callable[[int], str] | None = None) -> Generated:
     """The generated source of an IR function, with the objects it binds by name; with
-    `recompile` and `type_miss`, guarded by checks of its assumptions (see `function_to_ast`)."""
+    `recompile` and `type_miss`, guarded by checks of its assumptions (see `function_to_ast`);
+    with `comments`, a comment on each statement's first line saying where it came from
+    (`comments(line)` for the user's line, "" for none)."""
     node, bindings = function_to_ast(function, recompile, guard_globals, type_miss)
-    return Generated(render(node), bindings)
+    text = render(node)
+    return Generated(_with_comments(node, text, comments) if comments else text, bindings)
+
+
+def _parses_to(text: str, tree: ast.AST) -> bool:
+    try:
+        return _same_tree(ast.parse(text), tree)
+    except SyntaxError:
+        return False
+
+
+def _with_comments(node: ast.FunctionDef, text: str, comments: Callable[[int], str]) -> str:
+    """`text` (rendered from `node`) with `  # comment` at the end of the first line of each
+    statement that came from a line of the user's; a comment that would change the code (after
+    a line continuation, inside a string spanning lines) is left out."""
+    lines = text.splitlines()
+    rendered_module = ast.parse(text)
+    rendered = rendered_module.body[0]
+    commented: set[int] = set()
+    for original, copy_ in zip(ast.walk(node), ast.walk(rendered)):
+        line = getattr(original, "symcompile_line", 0)
+        if not (line and isinstance(copy_, ast.stmt)) or copy_.lineno in commented:
+            continue
+        comment = comments(line)
+        index = copy_.lineno - 1
+        if comment and not lines[index].rstrip().endswith("\\"):
+            candidate = lines[:index] + [f"{lines[index]}  # {comment}"] + lines[index + 1:]
+            if _parses_to("\n".join(candidate), rendered_module):
+                lines = candidate
+                commented.add(copy_.lineno)
+    return "\n".join(lines) + "\n"

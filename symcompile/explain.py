@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import api, codegen, dag, ir
+from . import api, codegen, dag, ir, notes
 from .analysis import size
 from .notes import Note
 from .rewrite import statement_expressions, walk_expr, walk_statements
@@ -49,6 +49,7 @@ class Explanation:
     ir_text: str
     steps: tuple[Step, ...]
     final: str
+    commented: str  # the final code, each statement with where it came from
     kept: tuple[str, ...]
     missed: tuple[str, ...]
     final_ir: ir.Function | None
@@ -74,6 +75,7 @@ class Explanation:
             parts += [f"  {rule}" for rule in _counted(step.notes)]
             parts += [step.diff.rstrip("\n")]
         parts += [_section("the generated source"), self.final.rstrip("\n")]
+        parts += [_section("where each line came from"), self.commented.rstrip("\n")]
         parts += [_section("kept as written")] + (list(self.kept) or ["nothing"])
         parts += [_section("left alone")] + (list(self.missed) or ["nothing"])
         return "\n".join(parts) + "\n"
@@ -132,12 +134,16 @@ def explain(func: Any, *args: Any, **kwargs: Any) -> Explanation:
             steps.append(Step(run.name, run.round, size(run.before), size(run.after),
                               run.seconds, diff, run.notes))
     missed = dict.fromkeys(str(note) for run in log for note in run.notes if note.kind == "missed")
+    said = [note for run in log for note in run.notes]
+    commented = codegen.render_function(version.ir, comments=notes.comments_for(
+        version.ir, said, state.source.lines)).source if version.ir is not None else version.source
     return Explanation(
         name=state.original.__qualname__,
         original=state.source.text,
         ir_text=ir.format_function(before) if before is not None else "",
         steps=tuple(steps),
         final=version.source,
+        commented=commented,
         kept=tuple(_kept_as_written(before)) if before is not None else (version.note,),
         missed=tuple(missed),
         final_ir=version.ir,

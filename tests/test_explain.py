@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from html.parser import HTMLParser
+import ast
 from pathlib import Path
 
 import pytest
@@ -119,3 +120,33 @@ def test_dag_is_dot_with_shared_subexpressions_once() -> None:
     labels = re.findall(r'label="([^"]*)"', dot)
     assert labels.count("add") == 1  # one node for both (x + y): the expressions form a DAG
     assert len(re.findall(r"-> ", dot)) == dot.count("->")
+
+
+def documented(x, n):
+    """A docstring
+    over two lines."""
+    total = 0.0
+    for i in range(n):
+        total += x * 1.0
+    text = """a string
+    over lines"""
+    return total, text
+
+
+def test_comments_say_where_each_statement_came_from() -> None:
+    compiled = sc.symbolic(main, comments=True)
+    assert compiled() == 10
+    line = main.__code__.co_firstlineno + 1
+    assert f"    return 10  # line {line}: return fancy_func(1, 2, 3, 4) (inline fancy_func, add ×3;" \
+        in str(compiled.source)
+
+
+def test_comments_never_change_the_code() -> None:
+    """No comment inside a string spanning lines; the commented source runs the same."""
+    compiled = sc.symbolic(documented, comments=True)
+    plain = sc.symbolic(documented)
+    assert compiled(2.0, 3) == plain(2.0, 3) == documented(2.0, 3)
+    source = sc.source(compiled, 2.0, 3)
+    assert "# line" in source
+    stripped = [line.split("  # line")[0] for line in source.splitlines()]
+    assert ast.dump(ast.parse("\n".join(stripped))) == ast.dump(ast.parse(sc.source(plain, 2.0, 3)))
