@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from typing import Any
 from . import api, codegen, dag, ir, notes
 from .analysis import size
 from .notes import Note
+from .pipeline import PassRun
 from .rewrite import statement_expressions, walk_expr, walk_statements
 
 
@@ -116,6 +118,45 @@ def _kept_as_written(function: ir.Function) -> list[str]:
     return kept
 
 
+def _source_lines(function: ir.Function) -> tuple[list[str], list[int]]:
+    """The generated source's lines, and for each the line of the user's its statement came
+    from (a statement spanning lines: its first line's)."""
+    tagged = codegen.render_function(function, comments=lambda line: f"from {line}").source
+    origins: list[int] = []
+    for line in tagged.splitlines():
+        found = re.search(r"  # from (\d+)$", line)
+        origins.append(int(found.group(1)) if found else origins[-1] if origins else 0)
+    return codegen.render_function(function).source.splitlines(keepends=True), origins
+
+
+def _range(start: int, stop: int) -> str:
+    """A hunk's line range as unified diffs write it (`3`, `3,4`, `2,0`)."""
+    length = stop - start
+    return f"{start + 1}" if length == 1 else f"{start + (1 if length else 0)},{length}"
+
+
+def _labelled_diff(run: PassRun) -> str:
+    """A unified diff of the source before and after the pass run, each hunk labelled with the
+    rules the pass applied at the user's lines the changed statements come from."""
+    old, old_origins = _source_lines(run.before)
+    new, new_origins = _source_lines(run.after)
+    parts = ["--- before\n", "+++ after\n"]
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    for group in matcher.get_grouped_opcodes(2):
+        touched = {origin for tag, i1, i2, j1, j2 in group if tag != "equal"
+                   for origin in (*old_origins[i1:i2], *new_origins[j1:j2])}
+        said = tuple(note for note in run.notes if note.line in touched)
+        label = "  " + "; ".join(_counted(said)) if said else ""
+        (_, i1, _, j1, _), (_, _, i2, _, j2) = group[0], group[-1]
+        parts.append(f"@@ -{_range(i1, i2)} +{_range(j1, j2)} @@{label}\n")
+        for tag, a1, a2, b1, b2 in group:
+            if tag == "equal":
+                parts += [" " + line for line in old[a1:a2]]
+            else:
+                parts += ["-" + line for line in old[a1:a2]] + ["+" + line for line in new[b1:b2]]
+    return "".join(parts)
+
+
 def explain(func: Any, *args: Any, **kwargs: Any) -> Explanation:
     """What the compiler did to `func` (a function, `@symbolic` or not) for these arguments."""
     compiled = func if hasattr(func, "_symcompile") else api.symbolic(func)
@@ -126,13 +167,8 @@ def explain(func: Any, *args: Any, **kwargs: Any) -> Explanation:
     steps = []
     for run in log:
         if run.changed:
-            old = codegen.render_function(run.before).source
-            new = codegen.render_function(run.after).source
-            diff = "".join(difflib.unified_diff(old.splitlines(keepends=True),
-                                                new.splitlines(keepends=True),
-                                                "before", "after", n=2))
             steps.append(Step(run.name, run.round, size(run.before), size(run.after),
-                              run.seconds, diff, run.notes))
+                              run.seconds, _labelled_diff(run), run.notes))
     missed = dict.fromkeys(str(note) for run in log for note in run.notes if note.kind == "missed")
     said = [note for run in log for note in run.notes]
     commented = codegen.render_function(version.ir, comments=notes.comments_for(

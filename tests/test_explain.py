@@ -150,3 +150,14 @@ def test_comments_never_change_the_code() -> None:
     assert "# line" in source
     stripped = [line.split("  # line")[0] for line in source.splitlines()]
     assert ast.dump(ast.parse("\n".join(stripped))) == ast.dump(ast.parse(sc.source(plain, 2.0, 3)))
+
+
+def test_each_hunk_is_labelled_with_the_rules_applied_at_its_lines() -> None:
+    explanation = explain(fancy.fancy_func, 1, 2, 3, 4)
+    inline = explanation.steps[0]
+    assert inline.name == "inline_calls"
+    headers = [line for line in inline.diff.splitlines() if line.startswith("@@")]
+    assert headers == ["@@ -1,5 +1,11 @@  inline add (line 9); inline add (line 10); "
+                       "inline add (line 11)"]
+    forward = next(step for step in explanation.steps if step.name == "forward_single_uses")
+    assert "@@  forward g = e + f (line 11)" in forward.diff
