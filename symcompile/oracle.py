@@ -1,6 +1,7 @@
 """Differential oracle: run a function, record everything observable, compare two runs.
 
-Every differential test in the project goes through this module.  The contract
+Every differential test in the project, and check mode (`@symbolic(check=True)`), goes
+through this module.  The contract
 of ``symcompile`` is that a compiled function is *observably identical* to the
 original, so an :class:`Observation` records everything a caller could see:
 
@@ -24,7 +25,7 @@ arrays must agree in type, dtype, shape and bits (NaN payloads aside).
 
 Typical use::
 
-    from tests.oracle import assert_equivalent
+    from symcompile.oracle import assert_equivalent
     assert_equivalent(f, compiled_f, (1.0, 2.0))
 """
 

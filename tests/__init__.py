@@ -1,1 +1,1 @@
-"""Test suite for symcompile (a package so tests can import ``tests.oracle`` etc.)."""
+"""Test suite for symcompile (a package so tests can import one another: ``tests.corpus`` etc.)."""

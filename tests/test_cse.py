@@ -1,4 +1,4 @@
-"""eliminate_common_subexpressions under the differential oracle (`tests/oracle.py`).
+"""eliminate_common_subexpressions under the differential oracle (`symcompile/oracle.py`).
 
 The functions below are compiled by the pass alone and by the default pipeline, and run on
 their parameters' conventional inputs (`tests/strategies.py`: floats with NaN, -0.0, inf and
@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, example, given, settings
 import symcompile as sc
 from symcompile import ir, pipeline
 from symcompile.passes.eliminate_common_subexpressions import eliminate_common_subexpressions
-from tests.oracle import assert_equivalent
+from symcompile.oracle import assert_equivalent
 from tests.strategies import Call, arguments_for, corner_calls
 
 SETTINGS = settings(max_examples=40, deadline=None, derandomize=True, database=None,

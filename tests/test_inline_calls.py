@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import symcompile as sc
-from tests.oracle import assert_equivalent
+from symcompile.oracle import assert_equivalent
 
 GEOMETRY = """
     import math

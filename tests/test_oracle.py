@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tests.oracle import (
+from symcompile.oracle import (
     assert_equivalent,
     explain_difference,
     explain_observation_difference,

@@ -4,7 +4,7 @@
 NaN / -0.0 / inf / huge-int constants, NumPy in some).  For each one:
 
 * the default pipeline, and every pass of `symcompile.pipeline.PASSES` on its own, must give a
-  `main` observably identical to the original (`tests/oracle.py`) on several argument tuples,
+  `main` observably identical to the original (`symcompile/oracle.py`) on several argument tuples,
   and compiling must not fail;
 * optimizing is idempotent: compiling the optimized `main` again (in a module with the same
   helpers and globals) gives the same source text, and that text run as plain Python behaves
@@ -41,7 +41,7 @@ from hypothesis import strategies as st
 
 import symcompile
 from symcompile import pipeline
-from tests.oracle import assert_equivalent, observe
+from symcompile.oracle import assert_equivalent, observe
 from tests.program_generator import Program, main_arguments, programs
 
 _HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]

@@ -1,5 +1,5 @@
 """simplify_algebra, speculate_loop_types and the versions specialized on argument types, under
-the differential oracle (`tests/oracle.py`).
+the differential oracle (`symcompile/oracle.py`).
 
 Every rule of `simplify_algebra.RULES` has a function below in which it fires (`CASES`, keyed by
 the rule's identity, so a new rule without a case fails `test_every_rule_has_a_case`). Each is
@@ -40,7 +40,7 @@ from symcompile import api, ir
 from symcompile.passes import simplify_algebra as simplify_module
 from symcompile.passes.simplify_algebra import RULES, Rule
 from symcompile.value_types import TypeEnv
-from tests.oracle import assert_equivalent, same_value
+from symcompile.oracle import assert_equivalent, same_value
 from tests.strategies import complexes, float_arrays, floats, ints
 
 SETTINGS = settings(max_examples=50, deadline=None, derandomize=True, database=None,
