@@ -183,6 +183,12 @@ def command_demo(args: argparse.Namespace) -> int:
     after = _per_thousand_calls(compiled, number)
     print(f"before: {before:.6f} s per 1000 calls (imperative)")
     print(f"after:  {after:.6f} s per 1000 calls (compiled), {before / after:.2f}x")
+    program = inspect.getsource(fancy) + "\n\nprint(fancy_func(1, 2, 3, 4))\n"
+    print("\nThe whole program, with its last line print(fancy_func(1, 2, 3, 4)), optimized as "
+          "a module (symcompile.optimize_source; symcompile optimize FILE):\n")
+    print(modules.optimize_source(program, "fancy.py"), end="")
+    print("\nEvery step that led there: symcompile explain "
+          f"{Path(fancy.__file__)}::fancy_func --args \"1, 2, 3, 4\"")
     return 0
 
 

@@ -48,6 +48,8 @@ def test_demo_shows_the_textbook_program_its_source_and_timings():
     assert "fancy_func(1, 2, 3, 4): imperative 10, compiled 10" in result.stdout
     assert "def fancy_func(a, b, c, d):" in result.stdout
     assert "s per 1000 calls" in result.stdout
+    assert result.stdout.rstrip().splitlines()[-3] == "print(10)"  # the seed's program, optimized
+    assert "symcompile explain " in result.stdout and "fancy.py::fancy_func" in result.stdout
 
 
 def test_show_prints_the_generated_source(program: Path):
