@@ -10,6 +10,7 @@ evaluated without effects or exceptions.
 from __future__ import annotations
 
 import ast
+import weakref
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterator
@@ -93,11 +94,19 @@ def opaque_nodes(function: ir.Function) -> Iterator[ast.AST]:
                     yield node.node
 
 
+# what opaque code of each function uses: asked by most passes of every round, and an IR
+# function never changes, so it is worked out once per function object
+_opaque_usage: weakref.WeakKeyDictionary[ir.Function, OpaqueNames] = weakref.WeakKeyDictionary()
+
+
 def opaque_usage(function: ir.Function) -> OpaqueNames:
-    names = OpaqueNames()
-    for node in opaque_nodes(function):
-        opaque_names(node, names)
-    return names
+    """The names the function's opaque code reads, stores and declares (do not modify it)."""
+    found = _opaque_usage.get(function)
+    if found is None:
+        found = _opaque_usage[function] = OpaqueNames()
+        for node in opaque_nodes(function):
+            opaque_names(node, found)
+    return found
 
 
 def parameter_names(function: ir.Function) -> list[str]:
