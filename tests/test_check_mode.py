@@ -9,7 +9,7 @@ import pytest
 
 import symcompile as sc
 from symcompile import ir, pipeline
-from symcompile.rewrite import map_expr, map_statement_expressions, map_statements
+from symcompile.rewrite import map_statement_expressions, map_statements
 
 
 def drop_plus_zero(function: ir.Function) -> ir.Function:
