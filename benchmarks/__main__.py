@@ -3,16 +3,34 @@
 ``main(argv)`` is also what ``symcompile bench`` calls. Every selected benchmark runs in this
 one process, one after another; each measures its variants round-robin and reports ratios
 (see ``benchmarks.timing``). Exit code 0 when every benchmark ran and its checks passed.
+
+BLAS is pinned to one thread (``OPENBLAS_NUM_THREADS``, ``OMP_NUM_THREADS`` and
+``MKL_NUM_THREADS`` set to 1) at the top of this module, before numpy is imported. When numpy
+was imported first (``symcompile bench``), a benchmark that needs single-threaded BLAS runs in a
+child ``python -m benchmarks NAME`` instead, with the same settings.
 """
 
 from __future__ import annotations
 
+import os
+import sys
+
+from benchmarks import BENCHMARKS, BLAS_THREAD_VARIABLES
+
+# Single-threaded BLAS, set before anything imports numpy (symcompile does): OpenBLAS, OpenMP
+# and MKL read these variables once, when numpy loads its BLAS. Through `symcompile bench` numpy
+# is already loaded, too late to pin it here: `main` then runs the benchmarks that need it
+# (SINGLE_THREADED_BLAS) in a child process.
+BLAS_PINNED = "numpy" not in sys.modules
+if BLAS_PINNED:
+    os.environ.update(dict.fromkeys(BLAS_THREAD_VARIABLES, "1"))
+
 import argparse
 import importlib
-import sys
+import subprocess
 import time
+from pathlib import Path
 
-from benchmarks import BENCHMARKS
 from benchmarks.timing import (
     DEFAULT_REPEATS,
     DEFAULT_TARGET_NS,
@@ -27,8 +45,9 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=prog or "python -m benchmarks",
         description=(
-            "Measure call costs of symcompile-compiled code against plain and hand-written "
-            "Python, side by side in one process (round-robin, medians, ratios)."
+            "Measure symcompile-compiled code against the original and hand-written Python "
+            "and numpy, side by side in one process (round-robin, medians, ratios; BLAS "
+            "single-threaded)."
         ),
         epilog="benchmarks: "
         + ", ".join(BENCHMARKS)
@@ -101,12 +120,29 @@ def main(argv: list[str] | None = None, *, prog: str | None = None) -> int:
         if index:
             print()
         module = importlib.import_module(BENCHMARKS[name])
-        code = module.run(config)
+        if getattr(module, "SINGLE_THREADED_BLAS", False) and not BLAS_PINNED:
+            code = run_in_child(name, config)
+        else:
+            code = module.run(config)
         if code:
             print(f"benchmark {name!r} failed (exit code {code})")
             status = status or code
     print(f"\n(benchmarks took {time.perf_counter() - start:.1f} s)")
     return status
+
+
+def run_in_child(name: str, config: BenchConfig) -> int:
+    """Run one benchmark as ``python -m benchmarks NAME`` with the same settings, in a child
+    process whose BLAS is single-threaded from the start; return its exit code."""
+    argv = [sys.executable, "-m", "benchmarks", name, "--repeats", str(config.repeats),
+            "--target-ms", repr(config.target_ns / 1e6)]
+    if config.quick:
+        argv.append("--quick")
+    env = {**os.environ, **dict.fromkeys(BLAS_THREAD_VARIABLES, "1")}
+    print(f"(numpy was imported before BLAS could be pinned: running {name!r} in a child "
+          f"process with {', '.join(f'{v}=1' for v in BLAS_THREAD_VARIABLES)})", flush=True)
+    checkout = Path(__file__).resolve().parent.parent
+    return subprocess.run(argv, cwd=checkout, env=env, check=False).returncode
 
 
 if __name__ == "__main__":
