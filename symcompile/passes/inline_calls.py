@@ -142,7 +142,7 @@ class _Inliner:
                 self.refusals[code] = "uses private names (obj.__x)"
                 return None  # `obj.__x` would be mangled differently inside a method
             callee_ir = frontend.build_function(source)
-            self.refusals[code] = _body_refusal(callee_ir)
+            self.refusals[code] = _body_refusal(callee_ir) or _array_refusal(callee, callee_ir)
             if not self.refusals[code]:
                 self.callee_ir[code] = callee_ir
         return self.callee_ir[code]
@@ -449,6 +449,22 @@ def _substitute(body: tuple[ir.Stmt, ...], reads: dict[str, ir.Expr]) -> tuple[i
         return reads.get(expr.id, expr) if isinstance(expr, ir.Name) else expr
 
     return map_statements(body, lambda stmt: map_statement_expressions(stmt, read))
+
+
+def _array_refusal(callee: types.FunctionType, callee_ir: ir.Function) -> str:
+    """Why a callee keeping NumPy results in locals is not inlined, or "". Its call costs
+    little next to its array operations, but inlined, its locals (arrays as big as the inputs)
+    would stay alive in the caller until the caller returns: more memory, and slower."""
+    for stmt in walk_statements(callee_ir.body):
+        if not isinstance(stmt, (ir.Assign, ir.AugAssign)):
+            continue
+        for node in walk_expr(stmt.value):
+            if isinstance(node, ir.Call) and isinstance(node.func, ir.Attribute) and \
+                    isinstance(node.func.value, ir.Name):
+                module = callee.__globals__.get(node.func.value.id)
+                if isinstance(module, types.ModuleType) and module.__name__.split(".")[0] == "numpy":
+                    return "keeps NumPy results in locals (they would outlive the call)"
+    return ""
 
 
 def _mentions_private_names(node: ast.AST) -> bool:
