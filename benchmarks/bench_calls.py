@@ -27,10 +27,10 @@ from symcompile.examples.fancy import fancy_func
 
 from benchmarks.timing import (
     BenchConfig,
-    environment_lines,
     format_table,
     measure,
     paired_ratios,
+    print_header,
     summarize,
 )
 
@@ -94,19 +94,8 @@ def check_results(variants: dict[str, Callable[..., object]]) -> list[str]:
 
 def run(config: BenchConfig) -> int:
     """Run the case and print its report; return a process exit code."""
-    try:
-        import symcompile
-    except ImportError as exc:
-        print(f"error: cannot import symcompile ({exc}); install it: pip install -e .")
+    if not print_header(NAME, DESCRIPTION):
         return 1
-    if not hasattr(symcompile, "compiled_function"):
-        print("error: symcompile.compiled_function is missing; it is needed for the direct call")
-        return 1
-
-    print(f"== benchmark: {NAME} - {DESCRIPTION}")
-    version = getattr(symcompile, "__version__", "unknown")
-    for line in environment_lines({"symcompile": str(version)}):
-        print(line)
     print()
 
     try:

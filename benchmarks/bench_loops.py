@@ -55,10 +55,10 @@ from dataclasses import dataclass
 from benchmarks.timing import (
     BenchConfig,
     Stats,
-    environment_lines,
     format_table,
     measure,
     paired_ratios,
+    print_header,
     summarize,
 )
 
@@ -546,16 +546,8 @@ def format_summary(summaries: Sequence[Summary]) -> str:
 
 def run(config: BenchConfig) -> int:
     """Run every kernel and print the report; return a process exit code."""
-    try:
-        import symcompile
-    except ImportError as exc:
-        print(f"error: cannot import symcompile ({exc}); install it: pip install -e .")
+    if not print_header(NAME, DESCRIPTION):
         return 1
-
-    print(f"== benchmark: {NAME} - {DESCRIPTION}")
-    version = getattr(symcompile, "__version__", "unknown")
-    for line in environment_lines({"symcompile": str(version)}):
-        print(line)
     print()
 
     summaries: list[Summary] = []

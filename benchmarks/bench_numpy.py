@@ -82,10 +82,10 @@ from benchmarks import BLAS_THREAD_VARIABLES
 from benchmarks.timing import (
     BenchConfig,
     Stats,
-    environment_lines,
     format_table,
     measure,
     paired_ratios,
+    print_header,
     summarize,
 )
 
@@ -913,16 +913,8 @@ def textbook_lines(textbook: TextbookFigures) -> list[str]:
 
 def run_plan(config: BenchConfig, plan: Plan) -> int:
     """Run every case of ``plan`` and print the report; return a process exit code."""
-    try:
-        import symcompile
-    except ImportError as exc:
-        print(f"error: cannot import symcompile ({exc}); install it: pip install -e .")
+    if not print_header(NAME, DESCRIPTION):
         return 1
-
-    print(f"== benchmark: {NAME} - {DESCRIPTION}")
-    version = getattr(symcompile, "__version__", "unknown")
-    for line in environment_lines({"symcompile": str(version)}):
-        print(line)
     for line in condition_lines():
         print(line)
     extras = Extras.load(plan.extras)

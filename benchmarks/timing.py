@@ -264,6 +264,21 @@ def format_table(
     return "\n".join(parts)
 
 
+def print_header(name: str, description: str) -> bool:
+    """Print a benchmark's title and where its numbers come from; False (after saying why)
+    if symcompile cannot be imported."""
+    try:
+        import symcompile
+    except ImportError as exc:
+        print(f"error: cannot import symcompile ({exc}); install it: pip install -e .")
+        return False
+    print(f"== benchmark: {name} - {description}")
+    version = getattr(symcompile, "__version__", "unknown")
+    for line in environment_lines({"symcompile": str(version)}):
+        print(line)
+    return True
+
+
 def environment_lines(extra: Mapping[str, str] | None = None) -> list[str]:
     """Describe where the numbers come from: Python, numpy, platform, load; plus a noise note."""
     try:

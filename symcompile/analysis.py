@@ -337,6 +337,16 @@ def all_names(function: ir.Function) -> set[str]:
     return names
 
 
+def fresh_name(wanted: str, taken: set[str]) -> str:
+    """`wanted`, or `wanted_2`, `wanted_3`... the first not in `taken`; it is added to it."""
+    name, number = wanted, 1
+    while name in taken:
+        number += 1
+        name = f"{wanted}_{number}"
+    taken.add(name)
+    return name
+
+
 # passes that grow code (inlining, unrolling) stop when a function reaches this many IR nodes
 MAX_FUNCTION_SIZE = 2000
 

@@ -365,8 +365,8 @@ class SymbolicFunction:
         _, after, log = pipeline.optimize(self.original, self.passes, source=self.source,
                                           resolve_globals=resolve_globals, static=static,
                                           argument_types=kinds, fastmath=self.fastmath)
-        said = [note for run in log for note in run.notes]
-        comments = notes.comments_for(after, said, self.source.lines) if self.comments else None
+        comments = notes.comments_for(after, [note for run in log for note in run.notes],
+                                      self.source.lines) if self.comments else None
         generated = codegen.render_function(after, self._stale_call, guard_globals=self.guards,
                                             type_miss=self._type_miss, comments=comments)
         bindings = generated.bindings

@@ -122,11 +122,13 @@ def _source_lines(function: ir.Function) -> tuple[list[str], list[int]]:
     """The generated source's lines, and for each the line of the user's its statement came
     from (a statement spanning lines: its first line's)."""
     tagged = codegen.render_function(function, comments=lambda line: f"from {line}").source
+    lines: list[str] = []
     origins: list[int] = []
-    for line in tagged.splitlines():
-        found = re.search(r"  # from (\d+)$", line)
+    for line in tagged.splitlines(keepends=True):
+        found = re.search(r"  # from (\d+)$", line.rstrip("\n"))
         origins.append(int(found.group(1)) if found else origins[-1] if origins else 0)
-    return codegen.render_function(function).source.splitlines(keepends=True), origins
+        lines.append(line[:found.start()] + "\n" if found else line)
+    return lines, origins
 
 
 def _range(start: int, stop: int) -> str:

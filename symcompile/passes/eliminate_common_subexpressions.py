@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from .. import ir, notes
 from ..analysis import (
     all_names,
+    fresh_name,
     assigned_names,
     bound_after,
     evaluation_order,
@@ -121,14 +122,6 @@ class _Sharer:
         self.relied: set[str] = set()  # the arguments whose types it relied on
         # the positions of each header expression met, by identity (the entry keeps it alive)
         self.orders: dict[int, tuple[ir.Expr, list[_Position]]] = {}
-
-    def _fresh(self) -> str:
-        name, number = "t", 1
-        while name in self.taken:
-            number += 1
-            name = f"t_{number}"
-        self.taken.add(name)
-        return name
 
     def _positions(self, header: ir.Expr) -> list[_Position]:
         if id(header) not in self.orders:
@@ -265,7 +258,7 @@ class _Sharer:
 
     def _rewrite(self, body: tuple[ir.Stmt, ...], index: int, expr: ir.Expr,
                  found: dict[int, list[ir.Expr]]) -> tuple[ir.Stmt, ...]:
-        name = ir.Name(self._fresh())
+        name = ir.Name(fresh_name("t", self.taken))
         statements = list(body)
         for later, occurrences in found.items():
             header = header_expression(body[later])

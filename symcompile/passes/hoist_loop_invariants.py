@@ -29,7 +29,7 @@ Example::
 from __future__ import annotations
 
 from .. import ir, notes
-from ..analysis import all_names, assigned_names, untracked_names
+from ..analysis import all_names, assigned_names, fresh_name, untracked_names
 from ..codegen import expression_text
 from ..rewrite import (
     expr_children,
@@ -54,14 +54,6 @@ class _Hoister:
         self.env_before = types_before(function)
         self.taken = all_names(function)
         self.relied: set[str] = set()  # the arguments whose types it relied on
-
-    def _fresh(self) -> str:
-        name, number = "t", 1
-        while name in self.taken:
-            number += 1
-            name = f"t_{number}"
-        self.taken.add(name)
-        return name
 
     def _safe(self, expr: ir.Expr, fixed: set[str], env: TypeEnv) -> list[Known] | None:
         """The type facts showing `expr` is invariant and quiet, or None if it is not."""
@@ -112,7 +104,7 @@ class _Hoister:
         invariants = self._invariants(loop, env) if env is not None else {}
         if not invariants:
             return (loop,)
-        temps = {expr: ir.Name(self._fresh()) for expr in invariants}
+        temps = {expr: ir.Name(fresh_name("t", self.taken)) for expr in invariants}
         used: set[ir.Expr] = set()
 
         def replace(node: ir.Expr) -> ir.Expr:

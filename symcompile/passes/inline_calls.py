@@ -55,6 +55,7 @@ from ..analysis import (
     bound_after,
     bound_names,
     bound_on_entry,
+    fresh_name,
     evaluation_order,
     is_quiet,
     MAX_FUNCTION_SIZE,
@@ -314,11 +315,7 @@ class _Inliner:
         return None
 
     def _fresh(self, wanted: str) -> str:
-        name, number = wanted, 1
-        while name in self.taken:
-            number += 1
-            name = f"{wanted}_{number}"
-        self.taken.add(name)
+        name = fresh_name(wanted, self.taken)
         self.made.add(name)
         return name
 

@@ -193,7 +193,6 @@ class Simplifier:
     def __init__(self, function: ir.Function) -> None:
         self.rules = [rule for rule in RULES if function.fastmath or rule.rule_class != "unsafe"]
         self.relied: set[str] = set()  # the arguments whose types it relied on
-        self.fired: list[str] = []
 
     def node(self, expr: ir.Expr, env: TypeEnv, loc: ir.Loc) -> ir.Expr:
         """`expr` (whose operands are simplified) with rules applied until none fires."""
@@ -204,7 +203,6 @@ class Simplifier:
                 result = rule.apply(expr, env)
                 if result is not None:
                     expr, facts = result
-                    self.fired.append(rule.identity)
                     notes.changed(f"simplify {rule.identity}", loc)
                     self.relied.update(name for fact in facts for name in fact.arguments)
                     changed = True
