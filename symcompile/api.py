@@ -23,6 +23,8 @@ import types
 import weakref
 from typing import Any, Callable, Iterator, Sequence, TypeVar, overload
 
+import numpy as np
+
 from . import check, codegen, frontend, ir, loader, notes, pipeline
 from .errors import SymbolicError
 from .pipeline import Pass, PassRun
@@ -162,18 +164,28 @@ class SymbolicFunction:
         return version.function(*args, **kwargs)
 
     def key_for(self, args: tuple[Any, ...], kwargs: dict[str, Any],
-                ) -> tuple[tuple[object, ...], dict[str, Any], dict[str, type]]:
+                ) -> tuple[tuple[object, ...], dict[str, Any], dict[str, ir.ArgumentType]]:
         """The cache key of the version these arguments select, the static values in it, and
-        the types of the other arguments (those of `SPECIALIZED_TYPES`).
+        the types of the other arguments (those of `SPECIALIZED_TYPES`, and the kinds of
+        NumPy arrays of numbers: `ir.ArrayKind`).
 
         Raises TypeError, as the function would, when the arguments do not fit."""
         bound = self.signature.bind(*args, **kwargs)
         bound.apply_defaults()
         values = {name: bound.arguments[name] for name in self.static_argnames}
-        kinds = {name: type(value) for name, value in bound.arguments.items()
-                 if name not in values and type(value) in SPECIALIZED_TYPES
-                 and self.signature.parameters[name].kind not in (inspect.Parameter.VAR_POSITIONAL,
-                                                                  inspect.Parameter.VAR_KEYWORD)}
+        kinds: dict[str, ir.ArgumentType] = {}
+        shape_classes: dict[tuple[int, ...], str] = {}  # each shape's first argument
+        for name, value in bound.arguments.items():
+            if name in values or self.signature.parameters[name].kind in (
+                    inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD):
+                continue
+            if type(value) in SPECIALIZED_TYPES:
+                kinds[name] = type(value)
+            elif type(value) is np.ndarray and value.ndim > 0 and value.dtype.kind in "biufc" \
+                    and value.dtype is np.dtype(value.dtype.char):
+                shape = shape_classes.setdefault(value.shape, name)
+                kinds[name] = ir.ArrayKind(value.dtype, value.ndim, shape,
+                                           value.ndim == 1 or value.flags.c_contiguous)
         key = tuple((name, ir.const_key(value)) for name, value in values.items())
         return key, values, kinds
 
@@ -218,7 +230,7 @@ class SymbolicFunction:
     # ---------------------------------------------------------------- cache
 
     def version(self, key: tuple[object, ...], static: dict[str, Any],
-                kinds: dict[str, type]) -> CompiledVersion:
+                kinds: dict[str, ir.ArgumentType]) -> CompiledVersion:
         """The compiled version for `key` (made with the `static` argument values), compiling
         it once if needed for arguments of the types `kinds`. The first version compiled is
         the one installed."""
@@ -234,10 +246,10 @@ class SymbolicFunction:
             return found
 
     def selected_version(self, key: tuple[object, ...], static: dict[str, Any],
-                         kinds: dict[str, type]) -> CompiledVersion:
+                         kinds: dict[str, ir.ArgumentType]) -> CompiledVersion:
         """The version a call with these arguments runs."""
         found = self.version(key, static, kinds)
-        if all(kinds.get(name) is kind for name, kind in _relied_types(found).items()):
+        if all(kinds.get(name) == kind for name, kind in _relied_types(found).items()):
             return found
         return self.untyped_version(key, static)
 
@@ -340,7 +352,7 @@ class SymbolicFunction:
         """A version that runs the original code: the whole function kept opaque."""
         return CompiledVersion(self.original, self.source.text, note=note)
 
-    def _compile(self, static: dict[str, Any], kinds: dict[str, type]) -> CompiledVersion:
+    def _compile(self, static: dict[str, Any], kinds: dict[str, ir.ArgumentType]) -> CompiledVersion:
         if self.pass_through:
             return self._as_written("generator or coroutine: passed through unchanged")
         try:
@@ -357,7 +369,7 @@ class SymbolicFunction:
                 "symcompile.disable()",
             ) from exc
 
-    def _compile_ir(self, static: dict[str, Any], kinds: dict[str, type]) -> CompiledVersion:
+    def _compile_ir(self, static: dict[str, Any], kinds: dict[str, ir.ArgumentType]) -> CompiledVersion:
         # a function whose globals keep changing under it is compiled without relying on any
         resolve_globals = self.stale_recompiles < MAX_STALE_RECOMPILES
         # nor on argument types when they keep changing
@@ -387,7 +399,7 @@ class SymbolicFunction:
                              col=node.col_offset, source_line=line, hint=hint)
 
 
-def _relied_types(version: CompiledVersion) -> dict[str, type]:
+def _relied_types(version: CompiledVersion) -> dict[str, ir.ArgumentType]:
     """The argument types a version relies on (checked on its entry)."""
     assumptions = version.ir.assumptions if version.ir is not None else ()
     return {a.name: a.value for a in assumptions if a.of_type}  # type: ignore[misc]

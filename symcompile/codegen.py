@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Callable
 
+import numpy as np
+
 from . import ir
 from .analysis import bound_names, read_counts
 from .ops import OPS
@@ -139,12 +141,35 @@ class _Generator:
     def type_guard(self, params: ast.arguments, assumptions: list[ir.Assumption],
                    type_miss: Callable[..., object]) -> ast.stmt:
         """After the guard above: `if type(x) is not float: return type_miss(x)`, for the
-        argument types the version relies on; `type_miss` runs a version for other types."""
-        checks = [ast.Compare(ast.Call(self.bind(type, "type"), [ast.Name(a.name, ast.Load())], []),
-                              [ast.IsNot()], [self.bind(a.value, a.value.__name__)])  # type: ignore[attr-defined]
-                  for a in assumptions]
+        argument types the version relies on; `type_miss` runs a version for other types.
+        An array's check reads `type(a) is not ndarray or a.dtype is not float64 or
+        a.ndim != 1`, then, once every type is checked, `b.shape != a.shape` for its shape
+        class."""
+        checks: list[ast.expr] = []
+        shapes: list[ast.expr] = []
+        for assumption in assumptions:
+            kind, name = assumption.value, assumption.name
+            if isinstance(kind, ir.ArrayKind):
+                checks.append(self._is_not_type(name, np.ndarray))
+                checks.append(ast.Compare(_attribute(name, "dtype"), [ast.IsNot()],
+                                          [self.bind(kind.dtype, str(kind.dtype))]))
+                checks.append(ast.Compare(_attribute(name, "ndim"), [ast.NotEq()],
+                                          [ast.Constant(kind.ndim)]))
+                if kind.ndim > 1 and kind.contiguous:
+                    checks.append(ast.UnaryOp(ast.Not(), ast.Attribute(
+                        _attribute(name, "flags"), "c_contiguous", ast.Load())))
+                if kind.shape not in (None, name):
+                    shapes.append(ast.Compare(_attribute(name, "shape"), [ast.NotEq()],
+                                              [_attribute(kind.shape, "shape")]))  # type: ignore[arg-type]
+            else:
+                checks.append(self._is_not_type(name, kind))  # type: ignore[arg-type]
+        checks += shapes
         test = checks[0] if len(checks) == 1 else ast.BoolOp(ast.Or(), checks)
         return ast.If(test, [forwarding_call(params, self.bind(type_miss, "other_types"))], [])
+
+    def _is_not_type(self, name: str, kind: type) -> ast.expr:
+        return ast.Compare(ast.Call(self.bind(type, "type"), [ast.Name(name, ast.Load())], []),
+                           [ast.IsNot()], [self.bind(kind, kind.__name__)])
 
     def optional(self, expr: ir.Expr | None) -> ast.expr | None:
         return None if expr is None else self.expr(expr)
@@ -249,6 +274,10 @@ def _store(node: ast.expr) -> ast.expr:
         node.ctx = ast.Store()
         node.value = _store(node.value)
     return node
+
+
+def _attribute(name: str, attr: str) -> ast.Attribute:
+    return ast.Attribute(ast.Name(name, ast.Load()), attr, ast.Load())
 
 
 def forwarding_call(params: ast.arguments, callee: ast.expr) -> ast.Return:

@@ -322,6 +322,26 @@ class Namespace:
 
 
 @dataclass(frozen=True, slots=True)
+class ArrayKind:
+    """What a version may rely on about a NumPy array argument: its exact type is
+    `numpy.ndarray`, with this dtype, this many dimensions (at least one) and, if
+    `contiguous`, C-contiguous; arrays of one shape class have equal shapes (`shape` names
+    the first argument of the class, whose shape the others are checked against)."""
+
+    dtype: object  # a numpy.dtype
+    ndim: int
+    shape: str | None
+    contiguous: bool = True
+
+    def __str__(self) -> str:
+        layout = "" if self.contiguous else ", strided"
+        return f"ndarray[{self.dtype}, {self.ndim}-d{layout}]"
+
+
+ArgumentType = Union[type, ArrayKind]
+
+
+@dataclass(frozen=True, slots=True)
 class Assumption:
     """A global (or builtin) name whose value the compiled code relies on (it was inlined or
     folded), or a parameter it was specialized on: its value (`static_argnames`) or its type.
@@ -357,7 +377,7 @@ class Function:
     locals: frozenset[str] = frozenset()
     # the exact types of arguments the passes may rely on (a version compiled for them); a
     # rewrite that does records an `of_type` assumption, checked on entry
-    argument_types: Mapping[str, type] = field(default_factory=dict)
+    argument_types: Mapping[str, ArgumentType] = field(default_factory=dict)
     # whether rewrites true only for real numbers are allowed (`@symbolic(fastmath=True)`)
     fastmath: bool = False
     # free variables the passes added, each sharing a cell of another function (an inlined

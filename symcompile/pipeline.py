@@ -2,7 +2,8 @@
 
 Sits between the front end and code generation. Each round runs every pass in order, verifying
 the IR after each one; a round in which every pass returned its input object unchanged ends the
-loop. Every pass run is recorded (`PassRun`) so `explain` can show what each pass did.
+loop. The passes in `RUN_LAST` (lowerings, whose output the others would undo) then run once,
+in order. Every pass run is recorded (`PassRun`) so `explain` can show what each pass did.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Callable, Mapping, Sequence
 from . import frontend, ir, notes
 from .passes.eliminate_common_subexpressions import eliminate_common_subexpressions
 from .passes.eliminate_dead_code import eliminate_dead_code
+from .passes.eliminate_temporaries import eliminate_temporaries
 from .passes.fold_constants import fold_constants
 from .passes.forward_single_uses import forward_single_uses
 from .passes.hoist_globals import hoist_globals
@@ -59,7 +61,13 @@ PASSES: tuple[Pass, ...] = (
     # give a loop over values of unknown type a second body for float elements, which the next
     # round simplifies; last, so the body it copies is one the passes above have settled
     speculate_loop_types,
+    # once everything above has settled (RUN_LAST), compute NumPy operations into arrays the
+    # function made itself: it splits expressions into statements, which forwarding would undo
+    eliminate_temporaries,
 )
+
+# Passes that run once, after the others have reached their fixed point.
+RUN_LAST: frozenset[Pass] = frozenset({eliminate_temporaries})
 
 # The pipeline stops after this many rounds even if it has not settled (a chain of 30 nested
 # calls inlines one level a round). Every round's result is correct, only not the simplest.
@@ -83,22 +91,32 @@ class PassRun:
 
 
 def run_passes(function: ir.Function, passes: Sequence[Pass] = PASSES) -> tuple[ir.Function, list[PassRun]]:
-    """Run `passes` over `function` until none changes anything (or for `MAX_ROUNDS` rounds);
-    return the result and the log."""
+    """Run `passes` over `function` until none changes anything (or for `MAX_ROUNDS` rounds),
+    then those of them in `RUN_LAST` once; return the result and the log."""
     log: list[PassRun] = []
     verify(function)
+    settling = [run_pass for run_pass in passes if run_pass not in RUN_LAST]
+    round_number = 0
     for round_number in range(1, MAX_ROUNDS + 1):
         start_of_round = function
-        for run_pass in passes:
-            started = time.perf_counter()
-            with notes.recording() as said:
-                result = verify(run_pass(function))
-            log.append(PassRun(run_pass.__name__, round_number, function, result,
-                               time.perf_counter() - started, tuple(said)))
-            function = result
+        for run_pass in settling:
+            function = _run(run_pass, function, round_number, log)
         if function is start_of_round:
             break
+    for run_pass in passes:
+        if run_pass in RUN_LAST:
+            function = _run(run_pass, function, round_number + 1, log)
     return function, log
+
+
+def _run(run_pass: Pass, function: ir.Function, round_number: int, log: list[PassRun]) -> ir.Function:
+    """One pass over `function`, verified and logged."""
+    started = time.perf_counter()
+    with notes.recording() as said:
+        result = verify(run_pass(function))
+    log.append(PassRun(run_pass.__name__, round_number, function, result,
+                       time.perf_counter() - started, tuple(said)))
+    return result
 
 
 def optimize(
@@ -108,7 +126,7 @@ def optimize(
     source: frontend.FunctionSource | None = None,
     resolve_globals: bool = True,
     static: Mapping[str, object] | None = None,
-    argument_types: Mapping[str, type] | None = None,
+    argument_types: Mapping[str, ir.ArgumentType] | None = None,
     fastmath: bool = False,
 ) -> tuple[ir.Function, ir.Function, list[PassRun]]:
     """Front end and passes for a live function: (IR before, IR after, log of pass runs).

@@ -1,14 +1,19 @@
-"""Value types: the Python number type (bool, int, float, complex) of an expression, where certain.
+"""Value types: the Python number type (bool, int, float, complex) of an expression, or the
+kind of NumPy array it is (`ir.ArrayKind`: dtype, dimensions, shape class), where certain.
 
 An analysis for the passes whose rewrites are exact for some types only (simplify_algebra,
-speculate_loop_types). Types come from constants, from the argument types a version is compiled
-for (`ir.Function.argument_types`) and from tests such as `if type(x) is float:`. They flow
-through operators by Python's own rules (`int / int` is a float, `True + True` an int) and
-through assignments, branches and loops. A fact that rests on an argument's type remembers that
-argument, so a rewrite relying on it can have the argument's type checked on entry.
+speculate_loop_types, eliminate_temporaries). Types come from constants, from the argument types
+a version is compiled for (`ir.Function.argument_types`) and from tests such as
+`if type(x) is float:`. They flow through operators by Python's own rules (`int / int` is a
+float, `True + True` an int), and for arrays by NumPy's: an operator on an array is its ufunc
+(`a * b` is `np.multiply(a, b)`), whose result dtype NumPy itself resolves (NEP 50: a Python
+float beside a float32 array stays float32). They flow through assignments, branches and
+loops. A fact that rests on an argument's type remembers that argument, so a rewrite relying on
+it can have the argument's type checked on entry.
 
-Everything else (calls, subscripts, NumPy values, names opaque code touches) is unknown, and
-unknown is always safe: a rule that needs a type does not fire.
+Everything else (calls, subscripts, NumPy scalars, names opaque code touches) is unknown, and
+unknown is always safe: a rule that needs a type does not fire. An array's dtype and dimensions
+are taken never to change (code setting `.shape` or `.dtype` is not rewritten).
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from typing import Callable, Mapping
+
+import numpy as np
 
 from . import ir
 from .analysis import assigned_names, opaque_names, target_names, terminates, untracked_names
@@ -33,14 +40,29 @@ _FLOAT_FUNCTIONS = frozenset({
     math.tanh, math.asinh, math.acosh, math.atanh, math.hypot, math.fabs, math.pow, math.copysign,
     math.fmod, math.degrees, math.radians, math.erf, math.erfc, math.gamma, math.lgamma,
 })
+# the ufunc each operator applies when an operand is an array (`ndarray.__add__` is np.add)
+ARRAY_UFUNCS: dict[str, np.ufunc] = {
+    "add": np.add, "sub": np.subtract, "mul": np.multiply, "truediv": np.true_divide,
+    "floordiv": np.floor_divide, "mod": np.remainder, "pow": np.power, "bitand": np.bitwise_and,
+    "bitor": np.bitwise_or, "bitxor": np.bitwise_xor, "lshift": np.left_shift,
+    "rshift": np.right_shift, "neg": np.negative, "pos": np.positive, "invert": np.invert,
+}
 
 
 @dataclass(frozen=True)
 class Known:
     """An expression's type, and the arguments whose types (as compiled for) that relies on."""
 
-    type: type
+    type: ir.ArgumentType
     arguments: frozenset[str] = frozenset()
+
+    @property
+    def is_number(self) -> bool:
+        return self.type in _RANK
+
+    @property
+    def array(self) -> ir.ArrayKind | None:
+        return self.type if isinstance(self.type, ir.ArrayKind) else None
 
 
 TypeEnv = Mapping[str, Known]
@@ -61,7 +83,30 @@ def _both(a: Known, b: Known, result: type) -> Known:
     return Known(result, a.arguments | b.arguments)
 
 
+def ufunc_result(ufunc: np.ufunc, operands: list[Known]) -> Known | None:
+    """The array a ufunc gives for these operands, at least one of them an array: its dtype as
+    NumPy resolves it (None where NumPy refuses the types), dimensions and shape class as
+    broadcasting gives them (a shape class only where every array operand has the same)."""
+    arrays = [known.array for known in operands if known.array is not None]
+    if not arrays or len(operands) != ufunc.nin or ufunc.nout != 1:
+        return None
+    dtypes: list[object] = [known.array.dtype if known.array is not None else
+                            np.dtype(bool) if known.type is bool else known.type
+                            for known in operands]
+    try:
+        dtype = ufunc.resolve_dtypes((*dtypes, None))[-1]
+    except (TypeError, ValueError):  # NumPy has no loop for these types
+        return None
+    first = arrays[0]
+    same = all(kind.ndim == first.ndim and kind.shape == first.shape for kind in arrays)
+    kind = ir.ArrayKind(dtype, max(kind.ndim for kind in arrays), first.shape if same else None,
+                        same and all(kind.contiguous for kind in arrays))
+    return Known(kind, frozenset().union(*(known.arguments for known in operands)))
+
+
 def _binary(op: str, left: Known, right: Known, exponent: ir.Expr) -> Known | None:
+    if not (left.is_number and right.is_number):
+        return ufunc_result(ARRAY_UFUNCS[op], [left, right]) if op in ARRAY_UFUNCS else None
     wider = max(left.type, right.type, key=_RANK.__getitem__)
     if op in _BITWISE:
         if wider in (float, complex):
@@ -85,6 +130,8 @@ def _binary(op: str, left: Known, right: Known, exponent: ir.Expr) -> Known | No
 
 
 def _unary(op: str, operand: Known) -> Known | None:
+    if not operand.is_number:
+        return ufunc_result(ARRAY_UFUNCS[op], [operand]) if op in ARRAY_UFUNCS else None
     if op in ("neg", "pos"):
         return Known(int if operand.type is bool else operand.type, operand.arguments)
     if op == "invert" and operand.type in (bool, int):
@@ -111,7 +158,7 @@ def type_of(expr: ir.Expr, env: TypeEnv) -> Known | None:
             if all(op in _ALWAYS_BOOL for op in ops):
                 return Known(bool)
             known = [type_of(operand, env) for operand in operands]
-            if all(known):
+            if all(k is not None and k.is_number for k in known):
                 return Known(bool, frozenset().union(*(k.arguments for k in known)))  # type: ignore[union-attr]
             return None
         case ir.BoolOp(_, (first, *rest)):  # the value is one of the operands
@@ -124,6 +171,10 @@ def type_of(expr: ir.Expr, env: TypeEnv) -> Known | None:
         case ir.Call(ir.Const(function), args, ()) if function in _FLOAT_FUNCTIONS and not any(
                 isinstance(arg, ir.Starred) for arg in args):
             return Known(float)
+        case ir.Call(ir.Const(np.ufunc() as ufunc), args, ()) if not any(
+                isinstance(arg, ir.Starred) for arg in args):
+            operands = [type_of(arg, env) for arg in args]
+            return ufunc_result(ufunc, operands) if all(operands) else None  # type: ignore[arg-type]
     return None
 
 
@@ -198,8 +249,14 @@ class TypeFlow:
         match stmt:
             case ir.Assign(targets, value) if all(isinstance(t, ir.Name) for t in targets):
                 known = type_of(value, env)
-            case ir.AugAssign(ir.Name() as target, op, value):
+            case ir.AugAssign(ir.Name(name) as target, op, value):
                 known = type_of(ir.Op(op, (target, value)), env)
+                if known is not None and known.array is not None:
+                    # in place: the array keeps its own kind (if NumPy computes in its dtype)
+                    own = env.get(name)
+                    same_dtype = own is not None and own.array is not None \
+                        and own.array.dtype == known.array.dtype
+                    known = Known(own.type, known.arguments) if same_dtype else None  # type: ignore[union-attr]
             case _:
                 known = None
         if known is not None:
@@ -285,8 +342,16 @@ def types_before(function: ir.Function) -> dict[int, TypeEnv]:
 
 def type_assumptions(function: ir.Function, relied: set[str], relier: str) -> tuple[ir.Assumption, ...]:
     """The entry checks for the types of the arguments `relied` (as the version is compiled
-    for them) that a pass named `relier` relied on."""
+    for them) that a pass named `relier` relied on. An array of a shape class brings the
+    class's first argument, whose shape its own is checked against."""
     kinds = function.argument_types
-    return tuple(ir.Assumption(name, kinds[name], f"{relier} relies on {name}: {kinds[name].__name__}",
+    relied = {name for name in relied if name in kinds}
+    relied |= {kind.shape for name in relied if isinstance(kind := kinds[name], ir.ArrayKind)
+               and kind.shape is not None}
+    return tuple(ir.Assumption(name, kinds[name], f"{relier} relies on {name}: {_spelled(kinds[name])}",
                                argument=True, of_type=True)
-                 for name in sorted(relied) if name in kinds)
+                 for name in kinds if name in relied)  # in the order of the parameters
+
+
+def _spelled(kind: ir.ArgumentType) -> str:
+    return kind.__name__ if isinstance(kind, type) else str(kind)

@@ -18,20 +18,25 @@ or `ast.unparse`) do not matter. Run pytest with `--update-golden` (or set
 SYMCOMPILE_UPDATE_GOLDEN=1) to rewrite the expected halves from what the compiler does now;
 review the diff before committing it.
 
-Two conventions for the type-conditional and unsafe rules: a parameter annotated `bool`, `int`,
+Three conventions for the type-conditional and unsafe rules: a parameter annotated `bool`, `int`,
 `float` or `complex` stands for an argument of that exact type (the case is compiled as the
-version for such arguments), and a marker ending in `with fastmath ---` compiles it with
-`fastmath=True`.
+version for such arguments); one annotated with a string such as `"float64[n]"` or
+`"float32[n, m]"` stands for a C-contiguous NumPy array of that dtype and as many dimensions
+as the brackets name, arrays annotated with the same brackets having equal shapes; and a
+marker ending in `with fastmath ---` compiles it with `fastmath=True`.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 import types
 from dataclasses import dataclass
 from pathlib import Path
 
-from symcompile import codegen, pipeline
+import numpy as np
+
+from symcompile import codegen, ir, pipeline
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 MARKER = "# --- after "
@@ -90,11 +95,27 @@ def produce(case: GoldenCase) -> str:
     exec(compile(case.before, str(case.path), "exec", dont_inherit=True), namespace)
     function = namespace[target_name(case)]
     assert isinstance(function, types.FunctionType)
-    annotated = {name: kind for name, kind in function.__annotations__.items()
-                 if name != "return" and kind in NUMBER_TYPES}
-    _, result, _ = pipeline.optimize(function, passes_for(case.stage), argument_types=annotated,
+    _, result, _ = pipeline.optimize(function, passes_for(case.stage),
+                                     argument_types=argument_types(function),
                                      fastmath=case.stage.endswith(FASTMATH))
     return codegen.render_function(result).source
+
+
+def argument_types(function: types.FunctionType) -> dict[str, ir.ArgumentType]:
+    """The argument types a case's annotations stand for (see the module docstring)."""
+    kinds: dict[str, ir.ArgumentType] = {}
+    shape_classes: dict[str, str] = {}  # the brackets' text: the first parameter with it
+    for name, annotation in function.__annotations__.items():
+        if name != "return" and annotation in NUMBER_TYPES:
+            kinds[name] = annotation
+        elif name != "return" and isinstance(annotation, str):
+            found = re.fullmatch(r"(\w+)\[([\w, ]+)\]", annotation)
+            if found is None:
+                raise ValueError(f"{function.__name__}: annotation {annotation!r} is not like 'float64[n]'")
+            dtype, dims = found.groups()
+            shape = shape_classes.setdefault(dims, name)
+            kinds[name] = ir.ArrayKind(np.dtype(dtype), len(dims.split(",")), shape)
+    return kinds
 
 
 def same_code(expected: str, produced: str) -> bool:

@@ -687,4 +687,5 @@ def test_a_long_chain_of_calls_compiles_even_past_the_round_limit(make_module) -
     compiled = sc.symbolic(module.main)
     assert compiled() == module.main()
     version = compiled._symcompile.versions[()]
-    assert max(run.round for run in version.log) == pipeline.MAX_ROUNDS
+    settling = [run.round for run in version.log if run.name != "eliminate_temporaries"]
+    assert max(settling) == pipeline.MAX_ROUNDS

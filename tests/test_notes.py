@@ -227,10 +227,8 @@ def compiled(source: str) -> tuple[types.FunctionType, list[pipeline.PassRun]]:
         function = CORPUS_BY_NAME[name]
         return function, pipeline.optimize(function)[2]
     function, case = golden_function(name)
-    annotated = {name: kind for name, kind in function.__annotations__.items()
-                 if name != "return" and kind in golden.NUMBER_TYPES}
     _, _, log = pipeline.optimize(function, golden.passes_for(case.stage),
-                                  argument_types=annotated,
+                                  argument_types=golden.argument_types(function),
                                   fastmath=case.stage.endswith(golden.FASTMATH))
     return function, log
 

@@ -135,7 +135,7 @@ class _Sharer:
         facts: list[Known] = []
         for node in walk_expr(expr):
             known = type_of(node, env)
-            if known is None or (isinstance(node, ir.Name) and node.id in self.untracked) or \
+            if known is None or not known.is_number or (isinstance(node, ir.Name) and node.id in self.untracked) or \
                     not isinstance(node, (ir.Op, ir.Compare, ir.Const, ir.Name)) or \
                     (isinstance(node, ir.Compare) and _NOT_NUMERIC & set(node.ops)):
                 return None

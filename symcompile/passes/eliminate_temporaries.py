@@ -1,0 +1,289 @@
+"""eliminate_temporaries: compute NumPy expressions into arrays they made themselves.
+
+`2*a + 3*b*b - c/(1+d)` on arrays makes six arrays, one per operation, and frees each once it
+is used. This pass evaluates such an expression one operation at a time, and an operation
+whose operand is an array made earlier in the statement (or a local at its last read) writes
+its result over that operand (`t *= b`, `exp(t, out=t)`), or into an array an earlier operation
+has finished with (`add(1, d, out=t_2)`). The operations, their operands and their order stay
+the same, so every value is bit for bit what it was; only fewer, reused arrays hold them.
+
+An operation is computed into an array only where `value_types` proves it: every operand is a
+`numpy.ndarray` or a Python number, and the result has the array's dtype (NumPy's own
+resolution, NEP 50), dimensions and shape class (so broadcasting cannot enlarge it) and, from
+2-D up, C-contiguous layout. The proof rests on the arguments' kinds, which the compiled version
+checks on entry. The arrays written are only those the function made by an operation and reads
+nowhere but as operands of operations: never an argument, a global, a view, or an array that
+is stored, returned or passed on. `x ** 2` is only computed in place on `x` (`t **= 2`),
+as NumPy computes it by a shortcut that `power(x, 2, out=t)` would not take.
+
+It runs once, after the other passes have settled (see `pipeline.RUN_LAST`): it lowers
+expressions into statements, which the other passes would only put back together.
+
+In the example, the annotations stand for the argument kinds the version is compiled for:
+1-D float64 arrays of one shape (`n`).
+
+Example::
+
+    def f(a: "float64[n]", b: "float64[n]", c: "float64[n]", d: "float64[n]"):
+        return 2 * a + 3 * b * b - c / (1 + d)
+    # --- after eliminate_temporaries ---
+    def f(a: "float64[n]", b: "float64[n]", c: "float64[n]", d: "float64[n]"):
+        t = 2 * a
+        t_2 = 3 * b
+        t_2 *= b
+        t += t_2
+        add(1, d, out=t_2)
+        divide(c, t_2, out=t_2)
+        t -= t_2
+        return t
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .. import ir, notes
+from ..analysis import (
+    all_names,
+    fresh_name,
+    introspects,
+    live_after,
+    local_names,
+    parameter_names,
+    untracked_names,
+)
+from ..rewrite import (
+    nested_bodies,
+    rename,
+    statement_expressions,
+    unchanged_or_new,
+    walk_expr,
+    walk_statements,
+    with_bodies,
+)
+from ..value_types import ARRAY_UFUNCS, TypeEnv, type_assumptions, type_of, types_before
+
+# attributes whose store (or call: `a.resize(...)`) changes an array's shape or dtype in place
+_RESHAPING_ATTRIBUTES = frozenset({"shape", "dtype", "strides", "resize"})
+
+
+def _operands(expr: ir.Expr) -> tuple[np.ufunc, tuple[ir.Expr, ...]] | None:
+    """The ufunc `expr` applies and its operands, if it is an operator or a ufunc call."""
+    match expr:
+        case ir.Op(op, args) if op in ARRAY_UFUNCS:
+            return ARRAY_UFUNCS[op], args
+        case ir.Call(ir.Const(np.ufunc() as ufunc), args, ()) if not any(
+                isinstance(arg, ir.Starred) for arg in args):
+            return ufunc, args
+    return None
+
+
+def _private_locals(function: ir.Function) -> set[str]:
+    """Locals whose arrays nothing else can see: every assignment is an operation's result
+    (or an in-place operator) and every read is an operand of an operation."""
+    mentioned: Counter[str] = Counter()
+    allowed: Counter[str] = Counter()  # as a whole target of those assignments, or an operand
+    for stmt in walk_statements(function.body):
+        match stmt:
+            case ir.Assign((ir.Name(name),), value) if _operands(value) is not None:
+                allowed[name] += 1
+            case ir.AugAssign(ir.Name(name), op) if op in ARRAY_UFUNCS:
+                allowed[name] += 1
+        for expr in statement_expressions(stmt):
+            for node in walk_expr(expr):
+                if isinstance(node, ir.Name):
+                    mentioned[node.id] += 1
+                found = _operands(node)
+                allowed.update(arg.id for arg in (found[1] if found else ()) if isinstance(arg, ir.Name))
+    candidates = local_names(function) - set(parameter_names(function)) - untracked_names(function)
+    return {name for name in candidates if mentioned[name] == allowed[name]}
+
+
+def _reshapes(function: ir.Function) -> bool:
+    """Whether the function may change an array's shape or dtype in place (`a.shape = ...`)."""
+    for stmt in walk_statements(function.body):
+        if isinstance(stmt, ir.Opaque):
+            nodes = ast.walk(stmt.node)
+            if any(isinstance(node, ast.Attribute) and node.attr in _RESHAPING_ATTRIBUTES
+                   and not isinstance(node.ctx, ast.Load) for node in nodes):
+                return True
+        for expr in statement_expressions(stmt):
+            for node in walk_expr(expr):
+                if isinstance(node, ir.Attribute) and node.attr == "resize":
+                    return True
+        if isinstance(stmt, ir.Assign) and any(
+                isinstance(target, ir.Attribute) and target.attr in _RESHAPING_ATTRIBUTES
+                for target in stmt.targets):
+            return True
+    return False
+
+
+@dataclass
+class _Statement:
+    """The lowering of one statement: what it emits and which arrays it may overwrite."""
+
+    env: TypeEnv
+    loc: ir.Loc
+    dying: set[str]  # private locals not read after the statement
+    reads_left: Counter[str]  # their reads still to come within the statement
+    emitted: list[ir.Stmt] = field(default_factory=list)
+    owned: dict[str, ir.ArrayKind] = field(default_factory=dict)  # arrays free to overwrite
+    made: list[str] = field(default_factory=list)  # new names, in order
+    spare: list[str] = field(default_factory=list)  # owned arrays no operation needs any more
+    in_place: int = 0
+    relied: set[str] = field(default_factory=set)
+
+
+class _Lowering:
+    def __init__(self, function: ir.Function) -> None:
+        self.function = function
+        self.types = types_before(function)
+        self.live = live_after(function)
+        self.private = _private_locals(function)
+        self.excluded = untracked_names(function)
+        self.taken = all_names(function)
+        self.relied: set[str] = set()
+
+    def block(self, body: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
+        result: list[ir.Stmt] = []
+        for stmt in body:
+            bodies = nested_bodies(stmt)
+            if bodies:
+                result.append(with_bodies(stmt, self.block(bodies[0]), self.block(bodies[1])))
+            else:
+                result += self.statement(stmt)
+        return unchanged_or_new(body, result)
+
+    def statement(self, stmt: ir.Stmt) -> list[ir.Stmt]:
+        match stmt:
+            case ir.Assign((ir.Name(target),), value) if target not in self.excluded:
+                roots: tuple[ir.Expr, ...] = (value,)
+            case ir.Return(ir.Build("tuple", elts)):
+                roots = elts
+            case ir.Return(value) if value is not None:
+                roots = (value,)
+            case _:
+                return [stmt]
+        env = self.types.get(id(stmt), {})
+        if not any(_is_array_operation(root, env) for root in roots):
+            return [stmt]
+        reads = Counter(node.id for root in roots for node in walk_expr(root)
+                        if isinstance(node, ir.Name) and node.id in self.private)
+        work = _Statement(env, stmt.loc, set(reads) - self.live.get(id(stmt), frozenset()), reads)
+        results = [self.lower(root, work, last=True) for root in roots]
+        if not work.in_place:
+            return [stmt]
+        notes.changed(f"compute in place ×{work.in_place}" if work.in_place > 1 else
+                      "compute in place", stmt.loc)
+        self.relied |= work.relied
+        return self._finish(stmt, results, work)
+
+    def _finish(self, stmt: ir.Stmt, results: list[ir.Expr], work: _Statement) -> list[ir.Stmt]:
+        emitted = work.emitted
+        if isinstance(stmt, ir.Assign):
+            target = stmt.targets[0].id  # type: ignore[attr-defined]
+            result = results[0]
+            read_in_value = any(isinstance(node, ir.Name) and node.id == target
+                                for node in walk_expr(stmt.value))
+            if isinstance(result, ir.Name) and result.id in work.made and not read_in_value:
+                emitted = list(rename(tuple(emitted), {result.id: target}))
+            elif result != ir.Name(target):
+                emitted.append(ir.Assign((ir.Name(target),), result, stmt.loc))
+            released = [name for name in work.made if ir.Name(name) != result]
+            if released:
+                delete = ast.Delete([ast.Name(name, ast.Del()) for name in released])
+                emitted.append(ir.Opaque(delete, "frees the arrays it no longer needs", stmt.loc))
+            return emitted
+        value = results[0] if len(results) == 1 else ir.Build("tuple", tuple(results))
+        return [*emitted, ir.Return(value, stmt.loc)]
+
+    def lower(self, expr: ir.Expr, work: _Statement, last: bool = False) -> ir.Expr:
+        """`expr` as an operand: its operations emitted as statements, computed into owned
+        arrays where they can be; `last` if nothing after it in the statement is evaluated
+        before it is used."""
+        found = _operands(expr)
+        known = type_of(expr, work.env)
+        if found is None or known is None or known.array is None:
+            return self._operand(expr, work, last)
+        ufunc, args = found
+        later_operation = [any(_is_array_operation(arg, work.env) for arg in args[i + 1:])
+                           for i in range(len(args))]
+        operands = [self.lower(arg, work, not later_operation[i]) for i, arg in enumerate(args)]
+        kind = known.array
+        usable = kind.shape is not None and kind.contiguous
+        owned = [op for op in operands if isinstance(op, ir.Name) and op.id in work.owned]
+        reused = next((op.id for op in owned if usable and work.owned[op.id] == kind), None)
+        is_power = isinstance(expr, ir.Op) and expr.op == "pow"
+        if reused is not None and is_power and operands[0] != ir.Name(reused):
+            reused = None  # `power(x, 2, out=t)` skips the shortcut `x ** 2` takes
+        out = reused
+        if out is None and usable and not is_power:
+            out = next((name for name in work.spare if work.owned[name] == kind), None)
+        for op in owned:
+            if op.id != out:
+                work.spare.append(op.id)
+        if out in work.spare:
+            work.spare.remove(out)
+        loc = work.loc
+        if out is None:
+            name = fresh_name("t", self.taken)
+            work.made.append(name)
+            work.emitted.append(ir.Assign((ir.Name(name),), _rebuilt(expr, tuple(operands)), loc))
+            work.owned[name] = kind
+            return ir.Name(name)
+        if isinstance(expr, ir.Op) and len(operands) == 2 and operands[0] == ir.Name(out):
+            work.emitted.append(ir.AugAssign(ir.Name(out), expr.op, operands[1], loc))
+        else:
+            call = ir.Call(ir.Const(ufunc), tuple(operands), (ir.Keyword("out", ir.Name(out)),))
+            work.emitted.append(ir.ExprStmt(call, loc))
+        work.owned[out] = kind
+        work.in_place += 1
+        work.relied |= known.arguments
+        return ir.Name(out)
+
+    def _operand(self, expr: ir.Expr, work: _Statement, last: bool) -> ir.Expr:
+        """An operand that is not an array operation: a name (owned if a private local at its
+        last read), a constant, or any other expression (kept in place if `last`, else
+        evaluated first into a new local, so the order of evaluation stays the same)."""
+        if isinstance(expr, ir.Name):
+            if expr.id in work.reads_left:
+                work.reads_left[expr.id] -= 1
+                known = work.env.get(expr.id)
+                if not work.reads_left[expr.id] and expr.id in work.dying and known is not None \
+                        and known.array is not None:
+                    work.owned[expr.id] = known.array
+                    work.relied |= known.arguments
+            return expr
+        if isinstance(expr, ir.Const) or last:
+            return expr
+        name = fresh_name("s", self.taken)
+        work.made.append(name)
+        work.emitted.append(ir.Assign((ir.Name(name),), expr, work.loc))
+        return ir.Name(name)
+
+
+def _is_array_operation(expr: ir.Expr, env: TypeEnv) -> bool:
+    known = type_of(expr, env) if _operands(expr) is not None else None
+    return known is not None and known.array is not None
+
+
+def _rebuilt(expr: ir.Expr, operands: tuple[ir.Expr, ...]) -> ir.Expr:
+    if isinstance(expr, ir.Op):
+        return ir.Op(expr.op, operands)
+    return ir.Call(expr.func, operands, ())  # type: ignore[union-attr]
+
+
+def eliminate_temporaries(function: ir.Function) -> ir.Function:
+    """Compute array operations into arrays made earlier in the statement (see module doc)."""
+    if introspects(function) or _reshapes(function):
+        return function
+    lowering = _Lowering(function)
+    body = lowering.block(function.body)
+    if body is function.body:
+        return function
+    assumptions = type_assumptions(function, lowering.relied, "eliminate_temporaries")
+    return function.with_body(body).assuming(*assumptions)
