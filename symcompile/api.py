@@ -23,9 +23,7 @@ import types
 import weakref
 from typing import Any, Callable, Iterator, Sequence, TypeVar, overload
 
-import numpy as np
-
-from . import check, codegen, frontend, ir, loader, notes, pipeline
+from . import check, codegen, frontend, ir, loader, notes, pipeline, value_types
 from .errors import SymbolicError
 from .pipeline import Pass, PassRun
 
@@ -174,18 +172,17 @@ class SymbolicFunction:
         bound.apply_defaults()
         values = {name: bound.arguments[name] for name in self.static_argnames}
         kinds: dict[str, ir.ArgumentType] = {}
-        shape_classes: dict[tuple[int, ...], str] = {}  # each shape's first argument
+        shape_owners: dict[tuple[int, ...], str] = {}  # each shape's first argument
         for name, value in bound.arguments.items():
             if name in values or self.signature.parameters[name].kind in (
                     inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD):
                 continue
             if type(value) in SPECIALIZED_TYPES:
                 kinds[name] = type(value)
-            elif type(value) is np.ndarray and value.ndim > 0 and value.dtype.kind in "biufc" \
-                    and value.dtype is np.dtype(value.dtype.char):
-                shape = shape_classes.setdefault(value.shape, name)
-                kinds[name] = ir.ArrayKind(value.dtype, value.ndim, shape,
-                                           value.ndim == 1 or value.flags.c_contiguous)
+            elif (kind := value_types.array_kind(value)) is not None:
+                owner = shape_owners.setdefault(value.shape, name)
+                symbols = tuple(f"{owner}[{axis}]" for axis in range(kind.ndim))
+                kinds[name] = dataclasses.replace(kind, shape=symbols)
         key = tuple((name, ir.const_key(value)) for name, value in values.items())
         return key, values, kinds
 

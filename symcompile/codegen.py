@@ -143,8 +143,8 @@ class _Generator:
         """After the guard above: `if type(x) is not float: return type_miss(x)`, for the
         argument types the version relies on; `type_miss` runs a version for other types.
         An array's check reads `type(a) is not ndarray or a.dtype is not float64 or
-        a.ndim != 1`, then, once every type is checked, `b.shape != a.shape` for its shape
-        class."""
+        a.ndim != 1`, then, once every type is checked, `b.shape != a.shape` where the version
+        relies on b having a's shape."""
         checks: list[ast.expr] = []
         shapes: list[ast.expr] = []
         for assumption in assumptions:
@@ -158,9 +158,9 @@ class _Generator:
                 if kind.ndim > 1 and kind.contiguous:
                     checks.append(ast.UnaryOp(ast.Not(), ast.Attribute(
                         _attribute(name, "flags"), "c_contiguous", ast.Load())))
-                if kind.shape not in (None, name):
+                if kind.shape_owner not in (None, name):
                     shapes.append(ast.Compare(_attribute(name, "shape"), [ast.NotEq()],
-                                              [_attribute(kind.shape, "shape")]))  # type: ignore[arg-type]
+                                              [_attribute(kind.shape_owner, "shape")]))  # type: ignore[arg-type]
             else:
                 checks.append(self._is_not_type(name, kind))  # type: ignore[arg-type]
         checks += shapes

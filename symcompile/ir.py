@@ -321,17 +321,29 @@ class Namespace:
         return False, None
 
 
+Dim = Union[int, str]
+
+
 @dataclass(frozen=True, slots=True)
 class ArrayKind:
-    """What a version may rely on about a NumPy array argument: its exact type is
-    `numpy.ndarray`, with this dtype, this many dimensions (at least one) and, if
-    `contiguous`, C-contiguous; arrays of one shape class have equal shapes (`shape` names
-    the first argument of the class, whose shape the others are checked against)."""
+    """What a version may rely on about a NumPy array: its exact type is `numpy.ndarray`, with
+    this dtype, this many dimensions (at least one) and, if `contiguous`, C-contiguous. Its
+    `shape`, where known, holds each extent: an int, or a symbol `a[0]` for an extent of
+    argument `a` (arguments of equal shapes share symbols: `b`'s shape is `(a[0],)` when it
+    equals `a`'s, which the version checks on entry)."""
 
     dtype: object  # a numpy.dtype
     ndim: int
-    shape: str | None
+    shape: tuple[Dim, ...] | None
     contiguous: bool = True
+
+    @property
+    def shape_owner(self) -> str | None:
+        """The argument whose shape this one's symbols name (`a` for `(a[0], a[1])`)."""
+        if not self.shape or not all(isinstance(dim, str) for dim in self.shape):
+            return None
+        owners = {dim.partition("[")[0] for dim in self.shape}  # type: ignore[union-attr]
+        return owners.pop() if len(owners) == 1 else None
 
     def __str__(self) -> str:
         layout = "" if self.contiguous else ", strided"

@@ -1,5 +1,5 @@
 """Value types: the Python number type (bool, int, float, complex) of an expression, or the
-kind of NumPy array it is (`ir.ArrayKind`: dtype, dimensions, shape class), where certain.
+kind of NumPy array it is (`ir.ArrayKind`: dtype, dimensions, shape), where certain.
 
 An analysis for the passes whose rewrites are exact for some types only (simplify_algebra,
 speculate_loop_types, eliminate_temporaries). Types come from constants, from the argument types
@@ -84,11 +84,11 @@ def _both(a: Known, b: Known, result: type) -> Known:
 
 
 def ufunc_result(ufunc: np.ufunc, operands: list[Known]) -> Known | None:
-    """The array a ufunc gives for these operands, at least one of them an array: its dtype as
-    NumPy resolves it (None where NumPy refuses the types), dimensions and shape class as
-    broadcasting gives them (a shape class only where every array operand has the same)."""
+    """The array an elementwise ufunc gives for these operands, at least one of them an
+    array: its dtype as NumPy resolves it (None where NumPy refuses the types), dimensions and
+    shape as broadcasting gives them (the shape only where it is certain)."""
     arrays = [known.array for known in operands if known.array is not None]
-    if not arrays or len(operands) != ufunc.nin or ufunc.nout != 1:
+    if not arrays or len(operands) != ufunc.nin or ufunc.nout != 1 or ufunc.signature is not None:
         return None
     dtypes: list[object] = [known.array.dtype if known.array is not None else
                             np.dtype(bool) if known.type is bool else known.type
@@ -97,15 +97,61 @@ def ufunc_result(ufunc: np.ufunc, operands: list[Known]) -> Known | None:
         dtype = ufunc.resolve_dtypes((*dtypes, None))[-1]
     except (TypeError, ValueError):  # NumPy has no loop for these types
         return None
-    first = arrays[0]
-    same = all(kind.ndim == first.ndim and kind.shape == first.shape for kind in arrays)
-    kind = ir.ArrayKind(dtype, max(kind.ndim for kind in arrays), first.shape if same else None,
-                        same and all(kind.contiguous for kind in arrays))
+    shape: tuple[ir.Dim, ...] | None = arrays[0].shape
+    for kind in arrays[1:]:
+        shape = broadcast(shape, kind.shape)
+    ndim = max(kind.ndim for kind in arrays)
+    # a new array is laid out like its operands: C-contiguous if they all are
+    contiguous = ndim == 1 or all(kind.contiguous for kind in arrays)
+    kind = ir.ArrayKind(dtype, ndim, shape, contiguous)
     return Known(kind, frozenset().union(*(known.arguments for known in operands)))
+
+
+def broadcast(a: tuple[ir.Dim, ...] | None, b: tuple[ir.Dim, ...] | None) -> tuple[ir.Dim, ...] | None:
+    """The shape NumPy broadcasts shapes `a` and `b` to, where certain: extents that are equal
+    or 1 (a symbol may stand for 1 or not, so two different ones give None)."""
+    if a is None or b is None:
+        return None
+    if len(a) < len(b):
+        a, b = b, a
+    b = (1,) * (len(a) - len(b)) + b
+    result: list[ir.Dim] = []
+    for x, y in zip(a, b):
+        if x == y or y == 1:
+            result.append(x)
+        elif x == 1:
+            result.append(y)
+        else:
+            return None
+    return tuple(result)
+
+
+def _matmul(left: Known, right: Known) -> Known | None:
+    """`a @ b` for two 2-D arrays: a new C-contiguous array of shape (a[0], b[1])."""
+    a, b = left.array, right.array
+    if a is None or b is None or a.ndim != 2 or b.ndim != 2:
+        return None
+    try:
+        dtype = np.matmul.resolve_dtypes((a.dtype, b.dtype, None))[-1]
+    except (TypeError, ValueError):
+        return None
+    shape = (a.shape[0], b.shape[1]) if a.shape is not None and b.shape is not None else None
+    return Known(ir.ArrayKind(dtype, 2, shape), left.arguments | right.arguments)
+
+
+def array_kind(value: object) -> ir.ArrayKind | None:
+    """The kind of an array of numbers of at least one dimension; None for anything else."""
+    if type(value) is not np.ndarray or value.ndim == 0 or value.dtype.kind not in "biufc" \
+            or value.dtype is not np.dtype(value.dtype.char):
+        return None
+    return ir.ArrayKind(value.dtype, value.ndim, value.shape,
+                        value.ndim == 1 or value.flags.c_contiguous)
 
 
 def _binary(op: str, left: Known, right: Known, exponent: ir.Expr) -> Known | None:
     if not (left.is_number and right.is_number):
+        if op == "matmul":
+            return _matmul(left, right)
         return ufunc_result(ARRAY_UFUNCS[op], [left, right]) if op in ARRAY_UFUNCS else None
     wider = max(left.type, right.type, key=_RANK.__getitem__)
     if op in _BITWISE:
@@ -144,6 +190,8 @@ def type_of(expr: ir.Expr, env: TypeEnv) -> Known | None:
     match expr:
         case ir.Const(value) if type(value) in NUMBER_TYPES:
             return Known(type(value))
+        case ir.Const(value) if (kind := array_kind(value)) is not None:
+            return Known(kind)  # an array bound by reference: its contents may change, not its kind
         case ir.Name(name):
             return env.get(name)
         case ir.Op("not", _):
@@ -342,12 +390,12 @@ def types_before(function: ir.Function) -> dict[int, TypeEnv]:
 
 def type_assumptions(function: ir.Function, relied: set[str], relier: str) -> tuple[ir.Assumption, ...]:
     """The entry checks for the types of the arguments `relied` (as the version is compiled
-    for them) that a pass named `relier` relied on. An array of a shape class brings the
-    class's first argument, whose shape its own is checked against."""
+    for them) that a pass named `relier` relied on. An array whose shape is another's brings
+    that argument, whose shape its own is checked against."""
     kinds = function.argument_types
     relied = {name for name in relied if name in kinds}
-    relied |= {kind.shape for name in relied if isinstance(kind := kinds[name], ir.ArrayKind)
-               and kind.shape is not None}
+    relied |= {owner for name in relied if isinstance(kind := kinds[name], ir.ArrayKind)
+               and (owner := kind.shape_owner) is not None}
     return tuple(ir.Assumption(name, kinds[name], f"{relier} relies on {name}: {_spelled(kinds[name])}",
                                argument=True, of_type=True)
                  for name in kinds if name in relied)  # in the order of the parameters

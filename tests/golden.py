@@ -104,7 +104,7 @@ def produce(case: GoldenCase) -> str:
 def argument_types(function: types.FunctionType) -> dict[str, ir.ArgumentType]:
     """The argument types a case's annotations stand for (see the module docstring)."""
     kinds: dict[str, ir.ArgumentType] = {}
-    shape_classes: dict[str, str] = {}  # the brackets' text: the first parameter with it
+    shape_owners: dict[str, str] = {}  # the brackets' text: the first parameter with it
     for name, annotation in function.__annotations__.items():
         if name != "return" and annotation in NUMBER_TYPES:
             kinds[name] = annotation
@@ -113,8 +113,10 @@ def argument_types(function: types.FunctionType) -> dict[str, ir.ArgumentType]:
             if found is None:
                 raise ValueError(f"{function.__name__}: annotation {annotation!r} is not like 'float64[n]'")
             dtype, dims = found.groups()
-            shape = shape_classes.setdefault(dims, name)
-            kinds[name] = ir.ArrayKind(np.dtype(dtype), len(dims.split(",")), shape)
+            owner = shape_owners.setdefault(dims, name)
+            ndim = len(dims.split(","))
+            kinds[name] = ir.ArrayKind(np.dtype(dtype), ndim,
+                                       tuple(f"{owner}[{axis}]" for axis in range(ndim)))
     return kinds
 
 

@@ -3,18 +3,25 @@
 `2*a + 3*b*b - c/(1+d)` on arrays makes six arrays, one per operation, and frees each once it
 is used. This pass evaluates such an expression one operation at a time, and an operation
 whose operand is an array made earlier in the statement (or a local at its last read) writes
-its result over that operand (`t *= b`, `exp(t, out=t)`), or into an array an earlier operation
-has finished with (`add(1, d, out=t_2)`). The operations, their operands and their order stay
-the same, so every value is bit for bit what it was; only fewer, reused arrays hold them.
+its result over that operand (`t *= b`, `maximum(t, 0, out=t)`), or into an array an earlier
+operation has finished with (`add(1, d, out=t_2)`). The operations, their operands and their
+order stay the same, so every value is bit for bit what it was; only fewer, reused arrays
+hold them.
 
 An operation is computed into an array only where `value_types` proves it: every operand is a
 `numpy.ndarray` or a Python number, and the result has the array's dtype (NumPy's own
-resolution, NEP 50), dimensions and shape class (so broadcasting cannot enlarge it) and, from
+resolution, NEP 50), dimensions and shape (so broadcasting cannot enlarge it) and, from
 2-D up, C-contiguous layout. The proof rests on the arguments' kinds, which the compiled version
 checks on entry. The arrays written are only those the function made by an operation and reads
 nowhere but as operands of operations: never an argument, a global, a view, or an array that
-is stored, returned or passed on. `x ** 2` is only computed in place on `x` (`t **= 2`),
-as NumPy computes it by a shortcut that `power(x, 2, out=t)` would not take.
+is stored, returned or passed on.
+
+Only operations whose every NumPy loop gives the same bits are computed into an operand, since
+NumPy may pick another loop (SIMD or not) when the output overlaps an input: `+ - * /`, `sqrt`,
+`abs`, `maximum`, `minimum` on real floats (correctly rounded by IEEE 754), and the exact
+integer and bitwise ones. Not complex `*` (one-element arrays were seen to differ), nor `exp`,
+`log`, `sin`... A power only as `t **= 2`, which NumPy computes by squaring exactly as it does
+`t ** 2` (`power(t, 2, out=t)` would not take that shortcut).
 
 It runs once, after the other passes have settled (see `pipeline.RUN_LAST`): it lowers
 expressions into statements, which the other passes would only put back together.
@@ -66,6 +73,17 @@ from ..rewrite import (
     with_bodies,
 )
 from ..value_types import ARRAY_UFUNCS, TypeEnv, type_assumptions, type_of, types_before
+
+# ufuncs whose every NumPy loop gives the same bits for real dtypes, so that computing into an
+# operand (which may take another loop: SIMD or not, by overlap and length) cannot change a
+# result: IEEE's correctly rounded `+ - * / sqrt`, and exact ones. Not complex multiply (its
+# loops round differently), nor exp, log, sin... (their loops may differ in the last bit)
+_EXACT_UFUNCS = frozenset({
+    np.add, np.subtract, np.multiply, np.true_divide, np.negative, np.positive, np.absolute,
+    np.sqrt, np.square, np.maximum, np.minimum, np.fmax, np.fmin, np.bitwise_and, np.bitwise_or,
+    np.bitwise_xor, np.invert, np.left_shift, np.right_shift,
+})
+_EXACT_ON_INTEGERS = frozenset({np.floor_divide, np.remainder})
 
 # attributes whose store (or call: `a.resize(...)`) changes an array's shape or dtype in place
 _RESHAPING_ATTRIBUTES = frozenset({"shape", "dtype", "strides", "resize"})
@@ -214,12 +232,12 @@ class _Lowering:
                            for i in range(len(args))]
         operands = [self.lower(arg, work, not later_operation[i]) for i, arg in enumerate(args)]
         kind = known.array
-        usable = kind.shape is not None and kind.contiguous
+        usable = kind.shape is not None and kind.contiguous and _exact(ufunc, kind)
         owned = [op for op in operands if isinstance(op, ir.Name) and op.id in work.owned]
         reused = next((op.id for op in owned if usable and work.owned[op.id] == kind), None)
         is_power = isinstance(expr, ir.Op) and expr.op == "pow"
-        if reused is not None and is_power and operands[0] != ir.Name(reused):
-            reused = None  # `power(x, 2, out=t)` skips the shortcut `x ** 2` takes
+        if is_power and (operands[0] != ir.Name(reused) or operands[1] != ir.Const(2)):
+            reused = None  # only `t **= 2`: NumPy squares, as for `t ** 2` (not `power(t, 2)`)
         out = reused
         if out is None and usable and not is_power:
             out = next((name for name in work.spare if work.owned[name] == kind), None)
@@ -264,6 +282,14 @@ class _Lowering:
         work.made.append(name)
         work.emitted.append(ir.Assign((ir.Name(name),), expr, work.loc))
         return ir.Name(name)
+
+
+def _exact(ufunc: np.ufunc, kind: ir.ArrayKind) -> bool:
+    """Whether computing `ufunc` into an operand's array is sure to give the same bits."""
+    dtype: np.dtype = kind.dtype  # type: ignore[assignment]
+    if dtype.kind in "biu":
+        return ufunc in _EXACT_UFUNCS or ufunc in _EXACT_ON_INTEGERS or ufunc is np.power
+    return dtype.kind == "f" and dtype.itemsize >= 4 and (ufunc in _EXACT_UFUNCS or ufunc is np.power)
 
 
 def _is_array_operation(expr: ir.Expr, env: TypeEnv) -> bool:

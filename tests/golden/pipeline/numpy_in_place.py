@@ -1,7 +1,8 @@
 # The whole pipeline on NumPy code: hoist_globals binds np.exp and np.maximum (ufuncs), then
-# eliminate_temporaries computes into the arrays the function makes itself, with out=. The
-# annotations stand for float32 arrays of one shape; `bias` is a Python float (NEP 50: the
-# results stay float32).
+# eliminate_temporaries computes into the arrays the function makes itself. `exp` makes a new
+# array (its SIMD and plain loops may differ in the last bit, so it never writes over its
+# operand); `maximum` is exact and writes in place with out=. The annotations stand for
+# float32 arrays of one shape; `bias` is a Python float (NEP 50: the results stay float32).
 import numpy as np
 
 
@@ -12,8 +13,8 @@ def f(x: "float32[n, m]", w: "float32[n, m]", bias: float):
 def f(x: 'float32[n, m]', w: 'float32[n, m]', bias: float):
     t = -0.5 * x
     t *= x
-    exp(t, out=t)
-    t *= w
-    t += bias
-    maximum(t, 0, out=t)
-    return t
+    t_2 = exp(t)
+    t_2 *= w
+    t_2 += bias
+    maximum(t_2, 0, out=t_2)
+    return t_2
