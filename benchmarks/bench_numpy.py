@@ -28,17 +28,16 @@ The cases:
 3. ``mlp``: a multilayer perceptron as a student writes it: ``class Dense`` (``W``, ``b``, an
    activation function) and ``class Sequential`` (a list of layers, ``__call__`` loops over
    them), float32, widths 512-256-128-2 at batch 1, 64 and 1024, and tiny widths 8-8-8-2 at
-   batch 1 (dispatch-bound). symcompile cannot compile objects yet (``sc.symbolic(net)``
-   raises; compiled objects are item 4 of issue 5, not built), so the benchmark says so and
-   its ``compiled`` row is ``sc.symbolic`` of a flat forward function written by hand, the
-   layers' arrays bound by reference in its closure (so it is called as ``forward(x)``, like
-   every other variant). That flat function uncompiled is also timed (``flat``): the gain of
-   removing the Python structure alone. Two hand-optimized versions: ``hand`` (``np.dot``,
-   in-place bias add and ``np.maximum(t, 0, out=t)``, fresh arrays every call) and ``hand +
-   buffers`` (the hidden layers' outputs in buffers kept between calls and ``np.dot(out=)``;
-   the returned array is still fresh, as ``@symbolic(reuse_buffers=True)`` of issue 5 is to
-   do). The issue's target "with buffer reuse" has no compiled variant to measure yet: its
-   row says "not built" and counts as a miss.
+   batch 1 (dispatch-bound). Its ``compiled`` row is ``sc.symbolic(net)``: the object
+   compiled (its layers read, their ``__call__`` and the activation inlined, its arrays bound
+   by reference). The net's forward pass flattened into one function by hand and left
+   uncompiled is also timed (``flat``): the gain of removing the Python structure alone. Two
+   hand-optimized versions: ``hand`` (``np.dot``, in-place bias add and ``np.maximum(t, 0,
+   out=t)``, fresh arrays every call) and ``hand + buffers`` (the hidden layers' outputs in
+   buffers kept between calls and ``np.dot(out=)``; the returned array is still fresh, as
+   ``@symbolic(reuse_buffers=True)`` of issue 5 is to do). The issue's target "with buffer
+   reuse" has no compiled variant to measure yet: its row says "not built" and counts as a
+   miss.
 
 Every row reports time ratios from one run (medians of round-robin repeats, as in the other
 benchmarks): compiled / imperative, compiled / hand and hand / imperative (< 1 means the left
@@ -296,7 +295,7 @@ def net_arrays(net: Sequential) -> tuple[np.ndarray, ...]:
 
 
 def make_flat(net: Sequential) -> Callable[[np.ndarray], np.ndarray]:
-    """The net's forward pass flattened into one function (compiled for the ``compiled`` row)."""
+    """The net's forward pass flattened into one function by hand (the ``flat`` row)."""
     W1, b1, W2, b2, W3, b3 = net_arrays(net)
 
     def forward(x: np.ndarray) -> np.ndarray:
@@ -809,22 +808,6 @@ def run_array_case(case: ArrayCase, sizes: Sequence[int], config: BenchConfig,
     return rows
 
 
-def object_support_line(net: Sequential) -> str:
-    """What ``sc.symbolic(net)`` does today with the student's Sequential object."""
-    import symcompile as sc
-
-    try:
-        sc.symbolic(net)
-    except sc.SymbolicError as exc:
-        reason = str(exc).splitlines()[0]
-        return (f"sc.symbolic(net) on the student's Sequential: not yet supported "
-                f"({type(exc).__name__}: {reason}).\nCompiled objects are item 4 of issue 5, "
-                f"not built: the '{COMPILED}' rows below are sc.symbolic of a flat forward "
-                f"function written by hand,\nthe layers' arrays bound in its closure.")
-    return (f"sc.symbolic(net): accepted, but not timed here: the '{COMPILED}' rows are "
-            f"sc.symbolic of a flat forward function written by hand.")
-
-
 @dataclass
 class TextbookFigures:
     """Medians (ns per call) of the textbook MLP for the before/after lines."""
@@ -845,10 +828,10 @@ def run_mlp_case(case: MLPCase, config: BenchConfig, extras: Extras,
     net = make_net(case.widths)
     x = mlp_input(case.widths, case.batch)
     flat = make_flat(net)
-    compiled = sc.symbolic(flat)
+    compiled = sc.symbolic(net)
     compiled(x)  # compile before anything is timed
     if show_source:
-        print_source(f"generated source ({COMPILED}.source)", str(compiled.source))  # type: ignore
+        print_source(f"generated source (sc.source({COMPILED}, x))", sc.source(compiled, x))
     variants: dict[str, Callable[..., object]] = {
         BASELINE: net,
         FLAT: flat,
@@ -899,7 +882,7 @@ def textbook_lines(textbook: TextbookFigures) -> list[str]:
     lines = [(f"textbook form: MLP {widths} at batch 1 (float32, medians of this run); the "
               f"seed chapter's figures for comparison:"),
              before_after("symcompile today", textbook.imperative, textbook.compiled,
-                          "  (Sequential -> compiled flat forward)"),
+                          "  (sc.symbolic(net): the Sequential compiled)"),
              before_after("hand-optimized numpy", textbook.imperative, textbook.hand),
              before_after("hand + buffers", textbook.imperative, textbook.hand_buffers)]
     if textbook.torch is not None:
@@ -927,9 +910,6 @@ def run_plan(config: BenchConfig, plan: Plan) -> int:
     try:
         rows += run_array_case(EXPR_CASE, plan.expr_sizes, config, extras)
         rows += run_array_case(BLACK_SCHOLES_CASE, plan.black_scholes_sizes, config, extras)
-        if plan.mlp_cases:
-            print(object_support_line(make_net(plan.mlp_cases[0].widths)))
-            print()
         for index, case in enumerate(plan.mlp_cases):
             rows += run_mlp_case(case, config, extras, textbook, show_source=index == 0)
     except CheckFailed as exc:

@@ -23,7 +23,7 @@ import types
 import weakref
 from typing import Any, Callable, Iterator, Sequence, TypeVar, overload
 
-from . import check, codegen, frontend, ir, loader, notes, pipeline, value_types
+from . import check, codegen, frontend, ir, loader, notes, objects, pipeline, value_types
 from .errors import SymbolicError
 from .pipeline import Pass, PassRun
 
@@ -101,8 +101,12 @@ class SymbolicFunction:
 
     def __init__(self, original: types.FunctionType, passes: Sequence[Pass], guards: bool,
                  static_argnames: Sequence[str] = (), fastmath: bool = False,
-                 check: bool = False, comments: bool = False) -> None:
+                 check: bool = False, comments: bool = False, compiled_object: bool = False,
+                 ) -> None:
         self.original = original
+        # a compiled object's `__call__`: its first parameter is the object (a static
+        # argument), whose structure the passes may read (see `objects`)
+        self.compiled_object = compiled_object
         self.passes = tuple(passes)
         self.guards = guards
         self.fastmath = fastmath
@@ -338,6 +342,10 @@ class SymbolicFunction:
         namespace = frontend.namespace_of(self.original)
         assumptions = version.ir.assumptions if version.ir is not None else ()
         for assumption in assumptions:
+            if assumption.fails_when is not None:
+                if objects.fails(assumption):
+                    return False
+                continue
             found, value = namespace.lookup(assumption.name)
             if not assumption.argument and not (found and value is assumption.value):
                 return False
@@ -371,9 +379,16 @@ class SymbolicFunction:
         resolve_globals = self.stale_recompiles < MAX_STALE_RECOMPILES
         # nor on argument types when they keep changing
         kinds = kinds if self.type_misses < MAX_TYPE_MISSES else {}
-        _, after, log = pipeline.optimize(self.original, self.passes, source=self.source,
-                                          resolve_globals=resolve_globals, static=static,
-                                          argument_types=kinds, fastmath=self.fastmath)
+        options = {"source": self.source, "resolve_globals": resolve_globals, "static": static,
+                   "argument_types": kinds, "fastmath": self.fastmath}
+        resolve_objects = self.compiled_object and resolve_globals
+        _, after, log = pipeline.optimize(self.original, self.passes, resolve_objects=resolve_objects,
+                                          **options)  # type: ignore[arg-type]
+        if resolve_objects and not objects.holds_during_call(after):
+            # code the compiler cannot see (or a store) could change the objects mid-call
+            _, after, log = pipeline.optimize(self.original, self.passes, **options)  # type: ignore[arg-type]
+        if self.compiled_object:
+            after = after.assuming(*objects.call_facts(*static.values(), self.original))
         comments = notes.comments_for(after, [note for run in log for note in run.notes],
                                       self.source.lines) if self.comments else None
         generated = codegen.render_function(after, self._stale_call, guard_globals=self.guards,
@@ -477,6 +492,14 @@ def _decorate(func: Any, passes: Sequence[Pass], guards: bool = True,
     state = getattr(func, "_symcompile", None)
     if isinstance(state, SymbolicFunction):
         func = state.original
+    method = objects.call_method(func)
+    if method is not None and not static_argnames:
+        # a callable object: its `__call__`, compiled with the object as a static argument
+        self_name = next(iter(inspect.signature(method).parameters), None)
+        if self_name is not None:
+            compiled = SymbolicFunction(method, passes, guards, (self_name,), fastmath, check,
+                                        comments, compiled_object=True)
+            return types.MethodType(compiled.wrapper, func)
     if not isinstance(func, types.FunctionType):
         raise SymbolicError(
             f"@symbolic compiles Python functions; got {type(func).__name__} {func!r}",

@@ -65,7 +65,7 @@ def _binding_base(value: object) -> str:
     name = getattr(value, "__name__", None)
     if not isinstance(name, str) or not name.replace(".", "_").isidentifier():
         name = "nan" if isinstance(value, float) else type(value).__name__.lower()
-    name = name.replace(".", "_")
+    name = name.replace(".", "_").strip("_")  # `__call__` would be mangled in a class's code
     return name if name.isidentifier() else "value"
 
 
@@ -75,7 +75,9 @@ def identifiers(tree: ast.AST) -> set[str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant):
             continue
-        for _, value in ast.iter_fields(node):
+        for field, value in ast.iter_fields(node):
+            if (isinstance(node, ast.Attribute) and field == "attr") or isinstance(node, ast.keyword):
+                continue  # `x.W` and `f(out=t)` bind no variable: a new `W` or `out` is free
             for item in value if isinstance(value, list) else [value]:
                 if isinstance(item, str) and item.isidentifier():
                     found.add(item)
@@ -85,10 +87,12 @@ def identifiers(tree: ast.AST) -> set[str]:
 class _Generator:
     """Builds the Python AST of IR nodes, binding objects that have no literal spelling."""
 
-    def __init__(self) -> None:
+    def __init__(self, attribute_names: dict[int, str] | None = None) -> None:
         # new names, each with the Name nodes that use it, named at the end so they avoid every
         # identifier in the finished tree; a name with a value is an object bound by name
         self.new_names: list[tuple[str, list[ast.Name], tuple[object, ...]]] = []
+        # objects read from a compiled object's attributes, by id: the attribute's name (`W`)
+        self.attribute_names = attribute_names or {}
 
     def bind(self, value: object, base: str | None = None) -> ast.Name:
         """A reference to `value`, bound in the generated function's own scope."""
@@ -97,7 +101,8 @@ class _Generator:
             if bound and bound[0] is value:
                 references.append(reference)
                 return reference
-        self.new_names.append((base or _binding_base(value), [reference], (value,)))
+        base = base or self.attribute_names.get(id(value), "").strip("_") or _binding_base(value)
+        self.new_names.append((base, [reference], (value,)))
         return reference
 
     def fresh(self, base: str) -> list[ast.Name]:
@@ -124,12 +129,13 @@ class _Generator:
 
     def guard(self, params: ast.arguments, assumptions: list[ir.Assumption],
               recompile: Callable[..., object]) -> list[ast.stmt]:
-        """On entry, check every assumption (`add is not add_2`); if one fails, or the name is
+        """On entry, check every assumption (`add is not add_2`, `dense.W is not W`); if one fails, or the name is
         gone, hand the call to `recompile`, which compiles a fresh version and runs it. (The
         `try` costs nothing when no exception happens; it makes a deleted global recompile too,
         so its NameError is raised where the original raises it.)"""
-        checks = [ast.Compare(ast.Name(a.name, ast.Load()), [ast.IsNot()],
-                              [self.bind(a.value, a.name)]) for a in assumptions]
+        checks = [self.expr(a.fails_when) if a.fails_when is not None else
+                  ast.Compare(ast.Name(a.name, ast.Load()), [ast.IsNot()], [self.bind(a.value, a.name)])
+                  for a in assumptions]
         test = checks[0] if len(checks) == 1 else ast.BoolOp(ast.Or(), checks)
         store_check, store_missing, load = self.fresh("stale")
         handler = ast.ExceptHandler(ast.Name("NameError", ast.Load()), None,
@@ -292,6 +298,16 @@ def forwarding_call(params: ast.arguments, callee: ast.expr) -> ast.Return:
     return ast.Return(ast.Call(callee, positional, keywords))
 
 
+def _attribute_names(function: ir.Function) -> dict[int, str]:
+    """The attribute each object read from a compiled object came from (`layer.W` → `W`)."""
+    names: dict[int, str] = {}
+    for assumption in function.assumptions:
+        match assumption.fails_when:
+            case ir.Compare(("isnot",), (ir.Attribute(_, attr), ir.Const(value))):
+                names.setdefault(id(value), attr)
+    return names
+
+
 def function_to_ast(function: ir.Function, recompile: Callable[..., object] | None = None,
                     guard_globals: bool = True, type_miss: Callable[..., object] | None = None,
                     ) -> tuple[ast.FunctionDef, dict[str, object]]:
@@ -301,7 +317,7 @@ def function_to_ast(function: ir.Function, recompile: Callable[..., object] | No
     always those about its arguments' values, those about globals if `guard_globals`. With
     `type_miss`, it then checks the argument types it relies on (`_Generator.type_guard`).
     """
-    generator = _Generator()
+    generator = _Generator(_attribute_names(function))
     body = generator.block(function.body)
     start = int(isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
                 and isinstance(body[0].value.value, str))  # after the docstring

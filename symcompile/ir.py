@@ -356,15 +356,19 @@ ArgumentType = Union[type, ArrayKind]
 @dataclass(frozen=True, slots=True)
 class Assumption:
     """A global (or builtin) name whose value the compiled code relies on (it was inlined or
-    folded), or a parameter it was specialized on: its value (`static_argnames`) or its type.
-    Generated code checks `name is value` (or `type(name) is value`) on entry; for globals,
-    unless guards are off."""
+    folded), a parameter it was specialized on (its value, `static_argnames`, or its type), or
+    a fact about an object (`fails_when`). Generated code checks `name is value` (or
+    `type(name) is value`, or `not fails_when`) on entry; for globals and objects, unless
+    guards are off."""
 
     name: str
     value: object = field(compare=False)
     reason: str = field(default="", compare=False)
     argument: bool = False  # a parameter specialized on (static_argnames), not a global
     of_type: bool = False  # an argument whose type is `value` (checked `type(name) is value`)
+    # a fact about an object's structure (see `objects`), not a name: the test that is true
+    # once it no longer holds (`layer.W is not W`); `name` then only labels it
+    fails_when: Expr | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, eq=False)
@@ -390,6 +394,9 @@ class Function:
     # the exact types of arguments the passes may rely on (a version compiled for them); a
     # rewrite that does records an `of_type` assumption, checked on entry
     argument_types: Mapping[str, ArgumentType] = field(default_factory=dict)
+    # whether the passes may read the structure of objects held as constants (a compiled
+    # object's attributes and layers; see `objects`)
+    resolve_objects: bool = False
     # whether rewrites true only for real numbers are allowed (`@symbolic(fastmath=True)`)
     fastmath: bool = False
     # free variables the passes added, each sharing a cell of another function (an inlined

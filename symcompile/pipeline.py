@@ -128,6 +128,7 @@ def optimize(
     static: Mapping[str, object] | None = None,
     argument_types: Mapping[str, ir.ArgumentType] | None = None,
     fastmath: bool = False,
+    resolve_objects: bool = False,
 ) -> tuple[ir.Function, ir.Function, list[PassRun]]:
     """Front end and passes for a live function: (IR before, IR after, log of pass runs).
 
@@ -135,12 +136,14 @@ def optimize(
     they rely on as assumptions); without, they treat every free name as unknown. `static`
     gives parameters values to specialize on: the body starts by assigning them.
     `argument_types` are the exact types of arguments the passes may rely on (see
-    `ir.Function.argument_types`); `fastmath` allows the unsafe rules of simplify_algebra.
+    `ir.Function.argument_types`); `fastmath` allows the unsafe rules of simplify_algebra;
+    `resolve_objects` lets the passes read the structure of objects held as constants (a
+    compiled object's, see `objects`).
     """
     namespace = frontend.namespace_of(func) if resolve_globals else None
     before = frontend.build_function(source or frontend.read_function_source(func), namespace)
     before = dataclasses.replace(before, argument_types=dict(argument_types or {}),
-                                 fastmath=fastmath)
+                                 fastmath=fastmath, resolve_objects=resolve_objects)
     if static:
         before = specialize(before, static)
     after, log = run_passes(before, passes)

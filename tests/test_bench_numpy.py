@@ -85,7 +85,7 @@ def test_the_whole_report_at_tiny_sizes(capsys: pytest.CaptureFixture[str]) -> N
     assert code == 0, out
     assert "check at N=1,003: imperative, compiled, hand in-place return bit-identical" in out
     assert out.count("check: all 5 variants return bit-identical arrays") == len(TINY_MLPS)
-    assert "sc.symbolic(net) on the student's Sequential: not yet supported" in out
+    assert "generated source (sc.source(compiled, x))" in out
     assert "summary: time ratios" in out
     assert "before 0.4733 s / after 0.2195 s per 1000 calls" in out  # next to the seed's
     assert "[miss]" in out or "[ok]" in out

@@ -80,7 +80,7 @@ from ..value_types import ARRAY_UFUNCS, TypeEnv, type_assumptions, type_of, type
 # loops round differently), nor exp, log, sin... (their loops may differ in the last bit)
 _EXACT_UFUNCS = frozenset({
     np.add, np.subtract, np.multiply, np.true_divide, np.negative, np.positive, np.absolute,
-    np.sqrt, np.square, np.maximum, np.minimum, np.fmax, np.fmin, np.bitwise_and, np.bitwise_or,
+    np.sqrt, np.square, np.maximum, np.minimum, np.bitwise_and, np.bitwise_or,
     np.bitwise_xor, np.invert, np.left_shift, np.right_shift,
 })
 _EXACT_ON_INTEGERS = frozenset({np.floor_divide, np.remainder})
@@ -89,11 +89,14 @@ _EXACT_ON_INTEGERS = frozenset({np.floor_divide, np.remainder})
 _RESHAPING_ATTRIBUTES = frozenset({"shape", "dtype", "strides", "resize"})
 
 
-def _operands(expr: ir.Expr) -> tuple[np.ufunc, tuple[ir.Expr, ...]] | None:
-    """The ufunc `expr` applies and its operands, if it is an operator or a ufunc call."""
+def _operands(expr: ir.Expr) -> tuple[np.ufunc | None, tuple[ir.Expr, ...]] | None:
+    """The ufunc `expr` applies and its operands, if it is an operator or a ufunc call (for
+    `a @ b`, which makes a new array but is not computed into one here, no ufunc)."""
     match expr:
         case ir.Op(op, args) if op in ARRAY_UFUNCS:
             return ARRAY_UFUNCS[op], args
+        case ir.Op("matmul", args):
+            return None, args
         case ir.Call(ir.Const(np.ufunc() as ufunc), args, ()) if not any(
                 isinstance(arg, ir.Starred) for arg in args):
             return ufunc, args
@@ -232,7 +235,8 @@ class _Lowering:
                            for i in range(len(args))]
         operands = [self.lower(arg, work, not later_operation[i]) for i, arg in enumerate(args)]
         kind = known.array
-        usable = kind.shape is not None and kind.contiguous and _exact(ufunc, kind)
+        usable = ufunc is not None and kind.shape is not None and kind.contiguous \
+            and _exact(ufunc, kind)
         owned = [op for op in operands if isinstance(op, ir.Name) and op.id in work.owned]
         reused = next((op.id for op in owned if usable and work.owned[op.id] == kind), None)
         is_power = isinstance(expr, ir.Op) and expr.op == "pow"
@@ -256,7 +260,7 @@ class _Lowering:
         if isinstance(expr, ir.Op) and len(operands) == 2 and operands[0] == ir.Name(out):
             work.emitted.append(ir.AugAssign(ir.Name(out), expr.op, operands[1], loc))
         else:
-            call = ir.Call(ir.Const(ufunc), tuple(operands), (ir.Keyword("out", ir.Name(out)),))
+            call = ir.Call(ir.Const(ufunc), tuple(operands), (ir.Keyword("out", ir.Name(out)),))  # type: ignore[arg-type]
             work.emitted.append(ir.ExprStmt(call, loc))
         work.owned[out] = kind
         work.in_place += 1

@@ -27,7 +27,7 @@ from typing import Callable
 
 import numpy as np
 
-from .. import ir, notes
+from .. import ir, notes, objects
 from ..analysis import written_names
 from ..codegen import expression_text
 from ..effects import TRUSTED_MODULES, Effects, rewrite_clean_statements
@@ -212,6 +212,11 @@ class _Folder:
         match expr:
             case ir.Op(op, args):
                 return self._evaluated(expr, OPS[op].evaluate, args)
+            case ir.Compare((("is" | "isnot") as op,), (ir.Const(left), ir.Const(right))) \
+                    if objects.watchable(left) and objects.watchable(right):
+                # identity runs no code, whatever the objects (numbers are left alone: equal
+                # ones may or may not be one object at run time)
+                return ir.Const((left is right) == (op == "is"))
             case ir.Compare(ops, operands):
                 folded = self._evaluated(expr, _comparison_chain(ops), operands)
                 if folded is expr and len(ops) > 1:
@@ -238,6 +243,11 @@ class _Folder:
                 found = self.values((expr,))
                 if found is not None:
                     return self.folded(ir.Const(found[0][0]), found[1])
+            case ir.Attribute(ir.Const(owner), attr) if self.function.resolve_objects \
+                    and self.assumed is not None:
+                found, value = objects.instance_attribute(owner, attr)
+                if found:
+                    return self.folded(ir.Const(value), [objects.attribute_fact(owner, attr, value)])
             case ir.Attribute(ir.Name(module_name), attr) if module_name not in self.written \
                     and self.function.namespace is not None:
                 found_module, module = self.function.namespace.lookup(module_name)

@@ -27,6 +27,7 @@ from ..analysis import (
     assignment_counts,
     bound_on_entry,
     evaluation_order,
+    introspects,
     is_quiet,
     live_after,
     parameter_names,
@@ -109,6 +110,8 @@ class _Forwarder:
 
 def forward_single_uses(function: ir.Function) -> ir.Function:
     """Move single-use values into the one place that reads them."""
+    if introspects(function):  # `locals()` would miss the temporaries
+        return function
     forwarder = _Forwarder(function)
 
     def visit(stmt: ir.Stmt) -> ir.Stmt:

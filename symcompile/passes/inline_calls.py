@@ -47,7 +47,7 @@ import dataclasses
 import inspect
 import types
 
-from .. import frontend, ir, notes
+from .. import frontend, ir, notes, objects
 from ..analysis import (
     all_names,
     assigned_names,
@@ -65,6 +65,7 @@ from ..analysis import (
     reads_in_statement,
     size,
 )
+from ..codegen import expression_text
 from ..effects import TRUSTED_MODULES, Effects, rewrite_clean_statements
 from ..errors import SymbolicError
 from ..returns import lower_returns
@@ -172,11 +173,25 @@ class _Inliner:
         return False
 
     def _inlinable(self, call: ir.Call, loc: ir.Loc) -> _Target | None:
-        if not isinstance(call.func, ir.Name) or call.func.id in self.caller_locals \
-                or self.namespace is None:
+        if self.namespace is None:
             return None
-        found, value = self.namespace.lookup(call.func.id)
-        callee = _callee_function(value) if found else None
+        bound_self: tuple[ir.Expr, ...] = ()  # a called object, its method's first argument
+        facts: list[ir.Assumption] = []
+        match call.func:
+            case ir.Name(name) if name not in self.caller_locals:
+                found, value = self.namespace.lookup(name)
+                callee = _callee_function(value) if found else None
+            case ir.Const() | ir.Attribute(ir.Const()) if self.function.resolve_objects:
+                # read from a compiled object: `layer(x)`, `self.activation(y)` (the attribute
+                # is read before anything else in the call, and only quiet work precedes it)
+                found, value = self._object_callee(call.func, facts)
+                callee = _callee_function(value) if isinstance(value, types.FunctionType) else None
+                method = objects.call_method(value) if found else None
+                if callee is None and method is not None:
+                    callee, bound_self = method, (ir.Const(value),)
+                    facts += objects.call_facts(value, method)
+            case _:
+                return None
         if callee is None:
             return None
         if any(kw.name is None for kw in call.keywords):
@@ -190,6 +205,7 @@ class _Inliner:
         if self._recursive(callee):
             return _refused(call, "recursive", loc)
         arguments, assumptions = spread
+        arguments, assumptions = bound_self + arguments, facts + assumptions
         if callee.__globals__ is self.namespace.globals:
             return _Target(callee, callee_ir, value, arguments, assumptions, {})
         foreign = self._foreign_reads(callee, callee_ir)
@@ -197,6 +213,18 @@ class _Inliner:
             return _refused(call, f"reads a global its module {callee.__module__} may rebind", loc)
         reads, relied = foreign
         return _Target(callee, callee_ir, value, arguments, assumptions + relied, reads)
+
+    @staticmethod
+    def _object_callee(func: ir.Expr, facts: list[ir.Assumption]) -> tuple[bool, object]:
+        """The object a call's callee names: a constant, or a compiled object's attribute
+        (whose fact joins `facts`)."""
+        if isinstance(func, ir.Const):
+            return True, func.value
+        owner, attr = func.value.value, func.attr  # type: ignore[attr-defined]
+        found, value = objects.instance_attribute(owner, attr)
+        if found:
+            facts.append(objects.attribute_fact(owner, attr, value))
+        return found, value
 
     def _foreign_reads(self, callee: types.FunctionType, callee_ir: ir.Function,
                        ) -> tuple[dict[str, ir.Expr], list[ir.Assumption]] | None:
@@ -335,7 +363,7 @@ class _Inliner:
             # the caller's own names would capture names the callee reads globally
             return _refused(call, "a variable here has the name of a global it reads", loc)
         self.taken |= by_name  # and so would the callee's renamed locals
-        prefix = call.func.id  # type: ignore[union-attr]  # the name the caller uses
+        prefix = _callee_label(call)
         names = {local: self._fresh(f"{prefix}_{local}")
                  for local in sorted(local_names(callee_ir))}
         for variable, cell in zip(callee.__code__.co_freevars, callee.__closure__ or ()):
@@ -352,15 +380,31 @@ class _Inliner:
                 result_name in assigned_names(stmt) for stmt in walk_statements(tuple(rest))):
             body, result = tuple(rest), last.value
         self.size += body_size(body)
-        self.assumed.append(ir.Assumption(prefix, target.value, f"inlined {prefix}"))
+        if isinstance(call.func, ir.Name):  # (an object's callee is watched by object facts)
+            self.assumed.append(ir.Assumption(prefix, target.value, f"inlined {prefix}"))
         self.assumed += target.assumptions
         notes.changed(f"inline {prefix}", loc)
         return statements + list(body), result
 
 
+def _callee_label(call: ir.Call) -> str:
+    """The callee's name as the caller spells it (`add`), or for an object's callee, the
+    function's name (`relu`) or the object's class (`dense`)."""
+    match call.func:
+        case ir.Name(name):
+            return name
+        case ir.Const(types.FunctionType() as function):
+            return function.__name__
+        case ir.Const(value):
+            return type(value).__name__.lower()
+        case ir.Attribute(_, attr):
+            return attr
+    return expression_text(call.func)
+
+
 def _refused(call: ir.Call, why: str, loc: ir.Loc) -> None:
     """Record why `call` is not inlined."""
-    notes.missed(f"not inlined {call.func.id}: {why}", loc)  # type: ignore[union-attr]
+    notes.missed(f"not inlined {_callee_label(call)}: {why}", loc)
 
 
 def _flags_refusal(code: types.CodeType) -> str:

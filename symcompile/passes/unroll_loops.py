@@ -4,8 +4,9 @@
 the loop itself would make (`i = 0`, `i = 1`, `i = 2`), followed by the `else` clause, which
 a loop without `break` always runs. That is exactly what the loop does, and it lets
 propagation and folding work on each copy. Only loops over a constant tuple or string (or a
-tuple or list display of constants), or over `range` of constants or of globals holding ints (the builtin, at a point where no unseen
-code can have rebound the names), of at most 8 turns, with no `break` or `continue` of their own and a small body.
+tuple or list display of constants), over `range` of constants or of globals holding ints (the
+builtin, at a point where no unseen code can have rebound the names), or over a compiled
+object's list (its items checked on entry, see `objects`), of at most 8 turns, with no `break` or `continue` of their own and a small body.
 
 Example::
 
@@ -30,7 +31,7 @@ from __future__ import annotations
 
 import builtins
 
-from .. import ir, notes
+from .. import ir, notes, objects
 from ..analysis import MAX_FUNCTION_SIZE, body_size, may_leave_block, size, written_names
 from ..codegen import expression_text
 from ..effects import rewrite_clean_statements
@@ -80,6 +81,12 @@ class _Unroller:
         match iterable:
             case ir.Const(value) if isinstance(value, (tuple, str, bytes)):
                 return list(value)
+            case ir.Const(value) if type(value) is list and self.function.resolve_objects:
+                # a compiled object's list (its layers): its items as compiled, checked on entry
+                items: list[object] = list(value)  # type: ignore[arg-type]
+                if len(items) <= MAX_TURNS and body_size(loop.body) * len(items) <= MAX_UNROLLED_NODES:
+                    self.assumed += objects.list_facts(value)  # type: ignore[arg-type]
+                return items
             case ir.Build("tuple" | "list", elts) if all(isinstance(e, ir.Const) for e in elts):
                 # a display nothing else can reach: building it and iterating it shows nothing
                 return [e.value for e in elts]  # type: ignore[union-attr]
@@ -116,7 +123,8 @@ class _Unroller:
             if _short(stmt.iter):
                 _refused(stmt, "it may break or continue")
             return stmt
-        if dirty and not isinstance(stmt.iter, ir.Const):  # `range` may have been rebound
+        # `range` may have been rebound, a list changed
+        if dirty and not (isinstance(stmt.iter, ir.Const) and type(stmt.iter.value) is not list):
             if _short(stmt.iter):
                 _refused(stmt, "calls code the compiler cannot see before it")
             return stmt

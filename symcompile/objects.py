@@ -1,0 +1,149 @@
+"""Compiled objects: an object's structure read at compile time, and the checks that keep it true.
+
+`symbolic(net)` compiles `type(net).__call__` with `self` fixed to `net`. The passes may then
+read the structure of the objects the code reaches, where the function is compiled with
+`resolve_objects`: `fold_constants` reads plain instance attributes (`self.layers`,
+`layer.W`), `unroll_loops` the items of a list it loops over, `inline_calls` calls of a callable
+object (`layer(x)` runs `Dense.__call__`). Arrays are bound by reference, so in-place updates
+(`layer.W -= step`) are seen; what is read is the binding. Each fact becomes an assumption
+with a `fails_when` test, checked on entry like a global's guard: `layer.W = new_W`, appending
+a layer, or another class's `__call__` makes the call recompile.
+
+The facts hold during a call only if nothing in it can change them: `holds_during_call` checks
+that the compiled function runs no code the compiler cannot see and stores into no attribute
+or item; where it fails, the function is compiled again without reading objects.
+"""
+
+from __future__ import annotations
+
+import inspect
+import types
+
+import numpy as np
+
+from . import ir
+from .effects import Effects
+from .rewrite import statement_expressions, walk_expr, walk_statements
+
+_MISSING = object()
+# values an identity test cannot watch: equal ones may be distinct objects, and a literal in
+# the generated code would be yet another
+_VALUE_TYPES = (int, float, complex, str, bytes, tuple, frozenset, np.generic)
+
+
+def is_plain_instance(value: object) -> bool:
+    """Whether `value` is an instance of a user class whose attributes are read without running
+    code (no `__getattribute__` of its own), not a module, class or function."""
+    if isinstance(value, (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType,
+                          types.MethodType, np.ndarray, list, dict, set) + _VALUE_TYPES) \
+            or value is None or not hasattr(value, "__dict__"):
+        return False
+    return type(value).__getattribute__ is object.__getattribute__  # type: ignore[comparison-overlap]
+
+
+def watchable(value: object) -> bool:
+    """Whether `x is value` tells that x still holds `value` (None, True, False or an object
+    without a literal: an array, a function, a list, an instance)."""
+    return value is None or value is True or value is False or not isinstance(value, _VALUE_TYPES)
+
+
+def instance_attribute(value: object, attr: str) -> tuple[bool, object]:
+    """(True, `value.attr`) if it is a plain instance attribute (in the instance's `__dict__`,
+    not hidden by a property or other data descriptor of its class) holding a watchable value."""
+    if not is_plain_instance(value) or attr not in vars(value):
+        return False, None
+    on_class = inspect.getattr_static(type(value), attr, _MISSING)
+    if on_class is not _MISSING and (hasattr(type(on_class), "__set__")
+                                     or hasattr(type(on_class), "__delete__")):
+        return False, None
+    found = vars(value)[attr]
+    return (True, found) if watchable(found) else (False, None)
+
+
+def _label(value: object) -> str:
+    return f"<{type(value).__name__} at {id(value):#x}>"
+
+
+def _fact(name: str, value: object, reason: str, fails_when: ir.Expr) -> ir.Assumption:
+    return ir.Assumption(name, value, reason, fails_when=fails_when)
+
+
+def attribute_fact(owner: object, attr: str, value: object) -> ir.Assumption:
+    """`owner.attr` holds `value` (checked `owner.attr is not value`)."""
+    read = ir.Attribute(ir.Const(owner), attr)
+    return _fact(f"{_label(owner)}.{attr}", value, f"{type(owner).__name__}.{attr} as compiled",
+                 ir.Compare(("isnot",), (read, ir.Const(value))))
+
+
+def list_facts(items: list[object]) -> list[ir.Assumption]:
+    """The list holds these items, in this order (checked by its length and each item)."""
+    facts = [_fact(f"len({_label(items)})", len(items), "a list looped over, as compiled",
+                   ir.Compare(("ne",), (ir.Call(ir.Const(len), (ir.Const(items),)),
+                                        ir.Const(len(items)))))]
+    for index, item in enumerate(items):
+        read = ir.Subscript(ir.Const(items), ir.Const(index))
+        facts.append(_fact(f"{_label(items)}[{index}]", item, "a list looped over, as compiled",
+                           ir.Compare(("isnot",), (read, ir.Const(item)))))
+    return facts
+
+
+def call_facts(value: object, method: types.FunctionType) -> list[ir.Assumption]:
+    """Calling `value` runs `method`: its class and the class's `__call__` are as compiled."""
+    kind = type(value)
+    return [
+        _fact(f"type({_label(value)})", kind, "a called object's class, as compiled",
+              ir.Compare(("isnot",), (ir.Call(ir.Const(type), (ir.Const(value),)), ir.Const(kind)))),
+        _fact(f"{kind.__qualname__}.__call__ at {id(kind):#x}", method, "its __call__, as compiled",
+              ir.Compare(("isnot",), (ir.Attribute(ir.Const(kind), "__call__"), ir.Const(method)))),
+    ]
+
+
+def call_method(value: object) -> types.FunctionType | None:
+    """The Python function a call of the instance `value` runs (`type(value).__call__`)."""
+    if not is_plain_instance(value):
+        return None
+    method = inspect.getattr_static(type(value), "__call__", None)
+    return method if isinstance(method, types.FunctionType) else None
+
+
+def fails(assumption: ir.Assumption) -> bool:
+    """Whether an object fact no longer holds (its `fails_when` test is true now)."""
+    return bool(_evaluate(assumption.fails_when))  # type: ignore[arg-type]
+
+
+def _evaluate(expr: ir.Expr) -> object:
+    """The value of a fact's test: constants, attribute and item reads, `len`, `type`, `is not`
+    and `!=`; the reads are plain (the facts only name attributes read without running code)."""
+    match expr:
+        case ir.Const(value):
+            return value
+        case ir.Attribute(owner, attr):
+            return getattr(_evaluate(owner), attr, _MISSING)
+        case ir.Subscript(items, ir.Const(index)):
+            sequence = _evaluate(items)
+            return sequence[index] if index < len(sequence) else _MISSING  # type: ignore[index, arg-type, operator]
+        case ir.Call(ir.Const(function), (argument,)) if function in (len, type):
+            return function(_evaluate(argument))  # type: ignore[operator]
+        case ir.Compare(("isnot",), (left, right)):
+            return _evaluate(left) is not _evaluate(right)
+        case ir.Compare(("ne",), (left, right)):
+            return _evaluate(left) != _evaluate(right)
+    raise ValueError(f"not a fact's test: {ir.format_expr(expr)}")
+
+
+def holds_during_call(function: ir.Function) -> bool:
+    """Whether the object facts `function` relies on stay true while it runs: it calls no code
+    the compiler cannot see and stores into no attribute or item."""
+    effects = Effects(function)
+    for stmt in walk_statements(function.body):
+        if effects.statement_may_run_user_code(stmt):
+            return False
+        if isinstance(stmt, (ir.Assign, ir.AugAssign)):
+            targets = stmt.targets if isinstance(stmt, ir.Assign) else (stmt.target,)
+            if any(isinstance(node, (ir.Attribute, ir.Subscript))
+                   for target in targets for node in walk_expr(target)):
+                return False
+        if any(isinstance(node, ir.OpaqueExpr) for expr in statement_expressions(stmt)
+               for node in walk_expr(expr)):
+            return False
+    return True
