@@ -101,11 +101,12 @@ class SymbolicFunction:
 
     def __init__(self, original: types.FunctionType, passes: Sequence[Pass], guards: bool,
                  static_argnames: Sequence[str] = (), fastmath: bool = False,
-                 check: bool = False, comments: bool = False, compiled_object: bool = False,
-                 ) -> None:
+                 check: bool = False, comments: bool = False,
+                 compiled_object: type | None = None) -> None:
         self.original = original
-        # a compiled object's `__call__`: its first parameter is the object (a static
-        # argument), whose structure the passes may read (see `objects`)
+        # for a compiled object, its class: `original` is the class's `__call__`, whose first
+        # parameter is the object (a static argument), whose structure the passes may read
+        # (see `objects`)
         self.compiled_object = compiled_object
         self.passes = tuple(passes)
         self.guards = guards
@@ -297,6 +298,10 @@ class SymbolicFunction:
         """Where a failed guard sends the call: a global the compiled code relied on has been
         rebound (or deleted), or a static argument has another value. Run the version for
         these arguments and the globals as they are now, compiling it if needed."""
+        if self.compiled_object is not None and not self._calls_original(args[0]):
+            # the object's class or its `__call__` changed: run what calling it runs now
+            # (`symbolic(obj)` again compiles that)
+            return args[0](*args[1:], **kwargs)
         key, static, kinds = self.key_for(args, kwargs)
         with self.lock:
             version = self.versions.get(key)
@@ -317,6 +322,11 @@ class SymbolicFunction:
                     self.installed_key = key
                     self._install()
         return self._run(version, args, kwargs)
+
+    def _calls_original(self, value: object) -> bool:
+        """Whether calling the compiled object `value` still runs the code compiled."""
+        return not any(objects.fails(fact) for fact in
+                       objects.call_facts(value, self.original, self.compiled_object))
 
     def _checked_call(self, *args: Any, **kwargs: Any) -> Any:
         """In check mode, every call: compare the compiled version with the original first."""
@@ -381,14 +391,19 @@ class SymbolicFunction:
         kinds = kinds if self.type_misses < MAX_TYPE_MISSES else {}
         options = {"source": self.source, "resolve_globals": resolve_globals, "static": static,
                    "argument_types": kinds, "fastmath": self.fastmath}
-        resolve_objects = self.compiled_object and resolve_globals
+        resolve_objects = self.compiled_object is not None and resolve_globals
         _, after, log = pipeline.optimize(self.original, self.passes, resolve_objects=resolve_objects,
                                           **options)  # type: ignore[arg-type]
-        if resolve_objects and not objects.holds_during_call(after):
+        relied = objects.holds_during_call(after) if resolve_objects else None
+        if resolve_objects and relied is None:
             # code the compiler cannot see (or a store) could change the objects mid-call
             _, after, log = pipeline.optimize(self.original, self.passes, **options)  # type: ignore[arg-type]
-        if self.compiled_object:
-            after = after.assuming(*objects.call_facts(*static.values(), self.original))
+        elif relied:  # the objects hold if the arguments are of the kinds compiled for
+            after = after.assuming(*value_types.type_assumptions(after, set(relied),
+                                                                 "the object facts"))
+        if self.compiled_object is not None:
+            after = after.assuming(*objects.call_facts(*static.values(), self.original,
+                                                       self.compiled_object))
         comments = notes.comments_for(after, [note for run in log for note in run.notes],
                                       self.source.lines) if self.comments else None
         generated = codegen.render_function(after, self._stale_call, guard_globals=self.guards,
@@ -498,7 +513,7 @@ def _decorate(func: Any, passes: Sequence[Pass], guards: bool = True,
         self_name = next(iter(inspect.signature(method).parameters), None)
         if self_name is not None:
             compiled = SymbolicFunction(method, passes, guards, (self_name,), fastmath, check,
-                                        comments, compiled_object=True)
+                                        comments, compiled_object=type(func))
             return types.MethodType(compiled.wrapper, func)
     if not isinstance(func, types.FunctionType):
         raise SymbolicError(

@@ -62,6 +62,9 @@ def constant_to_ast(value: object) -> ast.expr | None:
 
 def _binding_base(value: object) -> str:
     """A readable variable name for an object bound into the generated function's scope."""
+    if isinstance(value, np.generic):  # `float32_0_5` for np.float32(0.5)
+        text = str(value).replace(".", "_").replace("-", "minus_").replace("+", "")
+        return f"{type(value).__name__}_{text}" if text.replace("_", "").isalnum() else "value"
     name = getattr(value, "__name__", None)
     if not isinstance(name, str) or not name.replace(".", "_").isidentifier():
         name = "nan" if isinstance(value, float) else type(value).__name__.lower()
@@ -101,9 +104,16 @@ class _Generator:
             if bound and bound[0] is value:
                 references.append(reference)
                 return reference
-        base = base or self.attribute_names.get(id(value), "").strip("_") or _binding_base(value)
+        base = base or self._attribute_name(value) or _binding_base(value)
         self.new_names.append((base, [reference], (value,)))
         return reference
+
+    def _attribute_name(self, value: object) -> str:
+        """`W` for an object read from an attribute `W`; `b_row` for a row view of `b`."""
+        if isinstance(value, np.ndarray) and value.base is not None and id(value) not in self.attribute_names:
+            row = self.attribute_names.get(id(value.base), "")
+            return f"{row.strip('_')}_row" if row else ""
+        return self.attribute_names.get(id(value), "").strip("_")
 
     def fresh(self, base: str) -> list[ast.Name]:
         """A new local variable: returns its (for now unnamed) Name nodes, store then load."""

@@ -10,8 +10,10 @@ with a `fails_when` test, checked on entry like a global's guard: `layer.W = new
 a layer, or another class's `__call__` makes the call recompile.
 
 The facts hold during a call only if nothing in it can change them: `holds_during_call` checks
-that the compiled function runs no code the compiler cannot see and stores into no attribute
-or item; where it fails, the function is compiled again without reading objects.
+that the compiled function runs no code the compiler cannot see (no unknown call, no attribute
+read, no operator on a value of unknown type) and stores into no attribute or item; where it
+fails, the function is compiled again without reading objects. Changing a bound array's shape
+or dtype in place (`b.shape = ...`) is not noticed: rebind it instead (`layer.b = ...`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import numpy as np
 from . import ir
 from .effects import Effects
 from .rewrite import statement_expressions, walk_expr, walk_statements
+from .value_types import type_of, types_before
 
 _MISSING = object()
 # values an identity test cannot watch: equal ones may be distinct objects, and a literal in
@@ -36,7 +39,7 @@ def is_plain_instance(value: object) -> bool:
     code (no `__getattribute__` of its own), not a module, class or function."""
     if isinstance(value, (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType,
                           types.MethodType, np.ndarray, list, dict, set) + _VALUE_TYPES) \
-            or value is None or not hasattr(value, "__dict__"):
+            or value is None:
         return False
     return type(value).__getattribute__ is object.__getattribute__  # type: ignore[comparison-overlap]
 
@@ -50,7 +53,7 @@ def watchable(value: object) -> bool:
 def instance_attribute(value: object, attr: str) -> tuple[bool, object]:
     """(True, `value.attr`) if it is a plain instance attribute (in the instance's `__dict__`,
     not hidden by a property or other data descriptor of its class) holding a watchable value."""
-    if not is_plain_instance(value) or attr not in vars(value):
+    if not is_plain_instance(value) or attr not in getattr(value, "__dict__", ()):
         return False, None
     on_class = inspect.getattr_static(type(value), attr, _MISSING)
     if on_class is not _MISSING and (hasattr(type(on_class), "__set__")
@@ -87,9 +90,11 @@ def list_facts(items: list[object]) -> list[ir.Assumption]:
     return facts
 
 
-def call_facts(value: object, method: types.FunctionType) -> list[ir.Assumption]:
-    """Calling `value` runs `method`: its class and the class's `__call__` are as compiled."""
-    kind = type(value)
+def call_facts(value: object, method: types.FunctionType, kind: type | None = None,
+               ) -> list[ir.Assumption]:
+    """Calling `value` runs `method`: its class (`kind`, by default its class now) and the
+    class's `__call__` are as compiled."""
+    kind = kind or type(value)
     return [
         _fact(f"type({_label(value)})", kind, "a called object's class, as compiled",
               ir.Compare(("isnot",), (ir.Call(ir.Const(type), (ir.Const(value),)), ir.Const(kind)))),
@@ -131,19 +136,49 @@ def _evaluate(expr: ir.Expr) -> object:
     raise ValueError(f"not a fact's test: {ir.format_expr(expr)}")
 
 
-def holds_during_call(function: ir.Function) -> bool:
-    """Whether the object facts `function` relies on stay true while it runs: it calls no code
-    the compiler cannot see and stores into no attribute or item."""
+def holds_during_call(function: ir.Function) -> frozenset[str] | None:
+    """The arguments whose kinds keep the object facts `function` relies on true while it
+    runs; None if nothing can: it may call code the compiler cannot see, read an attribute (a
+    property runs code), apply an operator to or subscript or pass to NumPy a value of unknown
+    type (an argument's `__matmul__` or `__array_ufunc__` runs code), or store into an
+    attribute or item."""
     effects = Effects(function)
+    types = types_before(function)
+    relied: set[str] = set()
     for stmt in walk_statements(function.body):
         if effects.statement_may_run_user_code(stmt):
-            return False
+            return None
         if isinstance(stmt, (ir.Assign, ir.AugAssign)):
             targets = stmt.targets if isinstance(stmt, ir.Assign) else (stmt.target,)
             if any(isinstance(node, (ir.Attribute, ir.Subscript))
                    for target in targets for node in walk_expr(target)):
-                return False
-        if any(isinstance(node, ir.OpaqueExpr) for expr in statement_expressions(stmt)
-               for node in walk_expr(expr)):
-            return False
-    return True
+                return None
+        env = types.get(id(stmt), {})
+        for expr in statement_expressions(stmt, targets=False):
+            for node in walk_expr(expr):
+                operands = _operands(node)
+                if operands is None:
+                    return None
+                for operand in operands:
+                    known = type_of(operand, env)
+                    if known is None:
+                        return None
+                    relied |= known.arguments
+    return frozenset(relied)
+
+
+def _operands(node: ir.Expr) -> tuple[ir.Expr, ...] | None:
+    """The values whose types decide whether evaluating `node` itself may run user code (for
+    an operator, a subscript, a call's arguments), or None if it may whatever they are."""
+    match node:
+        case ir.OpaqueExpr() | ir.Attribute():
+            return None
+        case ir.Op(_, args):
+            return args
+        case ir.Compare(_, operands):
+            return operands
+        case ir.Subscript(value, index):
+            return (value, index)
+        case ir.Call(_, args, keywords):
+            return (*args, *(keyword.value for keyword in keywords))
+    return ()

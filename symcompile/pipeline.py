@@ -27,6 +27,7 @@ from .passes.propagate import propagate
 from .passes.simplify_algebra import simplify_algebra
 from .passes.speculate_loop_types import speculate_loop_types
 from .passes.unroll_loops import unroll_loops
+from .passes.use_cheaper_numpy_calls import use_cheaper_numpy_calls
 from .verify import verify
 
 Pass = Callable[[ir.Function], ir.Function]
@@ -64,10 +65,13 @@ PASSES: tuple[Pass, ...] = (
     # once everything above has settled (RUN_LAST), compute NumPy operations into arrays the
     # function made itself: it splits expressions into statements, which forwarding would undo
     eliminate_temporaries,
+    # then spell the NumPy calls the statements make the cheaper ways NumPy computes the same
+    # (`dot` for `@`, biases as rows, numbers converted once)
+    use_cheaper_numpy_calls,
 )
 
 # Passes that run once, after the others have reached their fixed point.
-RUN_LAST: frozenset[Pass] = frozenset({eliminate_temporaries})
+RUN_LAST: frozenset[Pass] = frozenset({eliminate_temporaries, use_cheaper_numpy_calls})
 
 # The pipeline stops after this many rounds even if it has not settled (a chain of 30 nested
 # calls inlines one level a round). Every round's result is correct, only not the simplest.

@@ -91,8 +91,8 @@ def ufunc_result(ufunc: np.ufunc, operands: list[Known]) -> Known | None:
     if not arrays or len(operands) != ufunc.nin or ufunc.nout != 1 or ufunc.signature is not None:
         return None
     dtypes: list[object] = [known.array.dtype if known.array is not None else
-                            np.dtype(bool) if known.type is bool else known.type
-                            for known in operands]
+                            np.dtype(known.type) if known.type is bool or not known.is_number
+                            else known.type for known in operands]  # a Python int, float: weak
     try:
         dtype = ufunc.resolve_dtypes((*dtypes, None))[-1]
     except (TypeError, ValueError):  # NumPy has no loop for these types
@@ -190,6 +190,8 @@ def type_of(expr: ir.Expr, env: TypeEnv) -> Known | None:
     match expr:
         case ir.Const(value) if type(value) in NUMBER_TYPES:
             return Known(type(value))
+        case ir.Const(np.generic() as value) if value.dtype.kind in "biufc":
+            return Known(type(value))  # a NumPy scalar: its dtype takes part in promotion
         case ir.Const(value) if (kind := array_kind(value)) is not None:
             return Known(kind)  # an array bound by reference: its contents may change, not its kind
         case ir.Name(name):
@@ -219,6 +221,9 @@ def type_of(expr: ir.Expr, env: TypeEnv) -> Known | None:
         case ir.Call(ir.Const(function), args, ()) if function in _FLOAT_FUNCTIONS and not any(
                 isinstance(arg, ir.Starred) for arg in args):
             return Known(float)
+        case ir.Call(ir.Const(function), (left, right), ()) if function is np.dot:
+            known_left, known_right = type_of(left, env), type_of(right, env)
+            return _matmul(known_left, known_right) if known_left and known_right else None
         case ir.Call(ir.Const(np.ufunc() as ufunc), args, ()) if not any(
                 isinstance(arg, ir.Starred) for arg in args):
             operands = [type_of(arg, env) for arg in args]

@@ -1,8 +1,9 @@
 # The whole pipeline on NumPy code: hoist_globals binds np.exp and np.maximum (ufuncs), then
 # eliminate_temporaries computes into the arrays the function makes itself. `exp` makes a new
 # array (its SIMD and plain loops may differ in the last bit, so it never writes over its
-# operand); `maximum` is exact and writes in place with out=. The annotations stand for
-# float32 arrays of one shape; `bias` is a Python float (NEP 50: the results stay float32).
+# operand); `maximum` is exact and writes in place with out=. use_cheaper_numpy_calls converts
+# the numbers to float32 once (`float32_minus_0_5` is np.float32(-0.5)). The annotations
+# stand for float32 arrays of one shape; `bias` is a Python float (NEP 50: results stay float32).
 import numpy as np
 
 
@@ -11,10 +12,10 @@ def f(x: "float32[n, m]", w: "float32[n, m]", bias: float):
     return np.maximum(y + bias, 0)
 # --- after pipeline ---
 def f(x: 'float32[n, m]', w: 'float32[n, m]', bias: float):
-    t = -0.5 * x
+    t = float32_minus_0_5 * x
     t *= x
     t_2 = exp(t)
     t_2 *= w
     t_2 += bias
-    maximum(t_2, 0, out=t_2)
+    maximum(t_2, float32_0_0, out=t_2)
     return t_2
