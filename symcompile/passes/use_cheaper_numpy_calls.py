@@ -43,7 +43,15 @@ import numpy as np
 from .. import ir, notes
 from ..analysis import introspects, untracked_names
 from ..rewrite import map_statement_expressions
-from ..value_types import ARRAY_UFUNCS, Known, TypeEnv, TypeFlow, argument_env, type_assumptions, type_of
+from ..value_types import (
+    ARRAY_UFUNCS,
+    Known,
+    TypeEnv,
+    TypeFlow,
+    argument_env,
+    type_assumptions,
+    type_of,
+)
 
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
@@ -89,18 +97,20 @@ def _row(value: np.ndarray, beside: Known | None) -> np.ndarray | None:
     return value.reshape(1, -1)
 
 
-def _converted(value: object, dtype: np.dtype) -> object | None:
-    """`value` as a NumPy scalar of `dtype`, if it converts exactly."""
-    if type(value) not in (int, float) or dtype not in _FLOATS:
-        return None
-    with np.errstate(all="ignore"):
-        converted = dtype.type(value)
-    return converted if float(converted) == value and np.isfinite(converted) else None
-
-
 class _Cheaper:
     def __init__(self) -> None:
         self.relied: set[str] = set()
+        self.scalars: dict[tuple[np.dtype, object], np.generic] = {}  # one object per number
+
+    def _converted(self, value: object, dtype: np.dtype) -> np.generic | None:
+        """`value` as a NumPy scalar of `dtype`, if it converts exactly."""
+        if type(value) not in (int, float) or dtype not in _FLOATS:
+            return None
+        with np.errstate(all="ignore"):
+            converted = dtype.type(value)
+        if float(converted) != value or not np.isfinite(converted):
+            return None
+        return self.scalars.setdefault((dtype, ir.const_key(value)), converted)
 
     def node(self, expr: ir.Expr, env: TypeEnv, loc: ir.Loc) -> ir.Expr:
         dot = _as_dot(expr, env)
@@ -111,7 +121,7 @@ class _Cheaper:
         found = _operands(expr)
         if found is None or found[0] in ("pow", "power"):
             return expr
-        name, args = found
+        args = found[1]
         known = type_of(_plain(expr), env)
         if known is None or known.array is None:
             return expr
@@ -135,7 +145,7 @@ class _Cheaper:
                 notes.changed("bias as a row, shaped once", loc)
                 return ir.Const(row)
             return arg
-        converted = _converted(arg.value, result.array.dtype)  # type: ignore[union-attr, arg-type]
+        converted = self._converted(arg.value, result.array.dtype)  # type: ignore[union-attr, arg-type]
         if converted is not None and any(other is not None and other.array is not None and
                                          other.array.dtype == result.array.dtype  # type: ignore[union-attr]
                                          for other in others):
