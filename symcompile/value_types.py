@@ -40,6 +40,11 @@ _FLOAT_FUNCTIONS = frozenset({
     math.tanh, math.asinh, math.acosh, math.atanh, math.hypot, math.fabs, math.pow, math.copysign,
     math.fmod, math.degrees, math.radians, math.erf, math.erfc, math.gamma, math.lgamma,
 })
+# the ufunc a comparison applies when an operand is an array
+COMPARISON_UFUNCS: dict[str, np.ufunc] = {
+    "lt": np.less, "le": np.less_equal, "gt": np.greater, "ge": np.greater_equal,
+    "eq": np.equal, "ne": np.not_equal,
+}
 # the ufunc each operator applies when an operand is an array (`ndarray.__add__` is np.add)
 ARRAY_UFUNCS: dict[str, np.ufunc] = {
     "add": np.add, "sub": np.subtract, "mul": np.multiply, "truediv": np.true_divide,
@@ -139,6 +144,23 @@ def _matmul(left: Known, right: Known) -> Known | None:
     return Known(ir.ArrayKind(dtype, 2, shape), left.arguments | right.arguments)
 
 
+def _where(operands: list[Known | None]) -> Known | None:
+    """`np.where(c, a, b)`: a new array of a's and b's promoted dtype (NEP 50), broadcast."""
+    if not all(operands) or not any(known.array for known in operands):  # type: ignore[union-attr]
+        return None
+    values = [known.array.dtype if known.array is not None else  # type: ignore[union-attr]
+              known.type(0) if known.is_number else np.dtype(known.type)  # type: ignore[union-attr, operator]
+              for known in operands[1:]]
+    arrays = [known.array for known in operands if known.array is not None]  # type: ignore[union-attr]
+    shape: tuple[ir.Dim, ...] | None = arrays[0].shape
+    for kind in arrays[1:]:
+        shape = broadcast(shape, kind.shape)
+    ndim = max(kind.ndim for kind in arrays)
+    contiguous = ndim == 1 or all(kind.contiguous for kind in arrays)
+    kind = ir.ArrayKind(np.result_type(*values), ndim, shape, contiguous)
+    return Known(kind, frozenset().union(*(known.arguments for known in operands)))  # type: ignore[union-attr]
+
+
 def array_kind(value: object) -> ir.ArrayKind | None:
     """The kind of an array of numbers of at least one dimension; None for anything else."""
     if type(value) is not np.ndarray or value.ndim == 0 or value.dtype.kind not in "biufc" \
@@ -210,6 +232,8 @@ def type_of(expr: ir.Expr, env: TypeEnv) -> Known | None:
             known = [type_of(operand, env) for operand in operands]
             if all(k is not None and k.is_number for k in known):
                 return Known(bool, frozenset().union(*(k.arguments for k in known)))  # type: ignore[union-attr]
+            if len(ops) == 1 and ops[0] in COMPARISON_UFUNCS and all(known):
+                return ufunc_result(COMPARISON_UFUNCS[ops[0]], known)  # type: ignore[arg-type]
             return None
         case ir.BoolOp(_, (first, *rest)):  # the value is one of the operands
             result = type_of(first, env)
@@ -221,6 +245,8 @@ def type_of(expr: ir.Expr, env: TypeEnv) -> Known | None:
         case ir.Call(ir.Const(function), args, ()) if function in _FLOAT_FUNCTIONS and not any(
                 isinstance(arg, ir.Starred) for arg in args):
             return Known(float)
+        case ir.Call(ir.Const(function), (condition, left, right), ()) if function is np.where:
+            return _where([type_of(arg, env) for arg in (condition, left, right)])
         case ir.Call(ir.Const(function), (left, right), ()) if function is np.dot:
             known_left, known_right = type_of(left, env), type_of(right, env)
             return _matmul(known_left, known_right) if known_left and known_right else None

@@ -278,6 +278,12 @@ def horner(x, c):
     return acc
 
 
+def horner_local(x):
+    # k is read four times in one expression; only the outermost `*` may overwrite it
+    k = x + 1.0
+    return k * (2.0 + k * (3.0 + k * (4.0 + k * 5.0)))
+
+
 def int_division(a, b):
     q = a / b
     return q * 2 + a // b
@@ -697,6 +703,9 @@ CORPUS = [
     case(log_ratio, "zero-and-negative", np.array([0.0, -1.0, 1.0]), np.array([1.0, 1.0, 0.0]),
          expect=[warns()]),
     case(log_ratio, "i64", np.array([1, 2, 3]), np.array([3, 2, 1]), expect=[dtype("float64")]),
+    case(horner_local, "f64", F, expect=[dtype("float64")]),
+    case(horner_local, "f32", F.astype(np.float32), expect=[dtype("float32")]),
+    case(horner_local, "matrix", MAT),
     case(black_scholes, "f64", *BS_ARGS, expect=[dtype("float64")]),
     case(black_scholes, "f32-arrays", *BS_ARGS_F32, expect=[dtype("float32")]),
     case(black_scholes, "scalars", 20.0, 25.0, 1.5, 0.02, 0.3, expect=[kind(tuple)]),

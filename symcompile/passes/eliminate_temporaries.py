@@ -56,11 +56,14 @@ import numpy as np
 from .. import ir, notes
 from ..analysis import (
     all_names,
+    assigned_names,
+    bound_on_entry,
     fresh_name,
     introspects,
     live_after,
     local_names,
     parameter_names,
+    statement_reads,
     untracked_names,
 )
 from ..rewrite import (
@@ -97,6 +100,8 @@ def _operands(expr: ir.Expr) -> tuple[np.ufunc | None, tuple[ir.Expr, ...]] | No
             return ARRAY_UFUNCS[op], args
         case ir.Op("matmul", args):
             return None, args
+        case ir.Call(ir.Const(function), (_, _, _) as args, ()) if function is np.where:
+            return None, args
         case ir.Call(ir.Const(np.ufunc() as ufunc), args, ()) if not any(
                 isinstance(arg, ir.Starred) for arg in args):
             return ufunc, args
@@ -105,7 +110,7 @@ def _operands(expr: ir.Expr) -> tuple[np.ufunc | None, tuple[ir.Expr, ...]] | No
 
 def _private_locals(function: ir.Function) -> set[str]:
     """Locals whose arrays nothing else can see: every assignment is an operation's result
-    (or an in-place operator) and every read is an operand of an operation."""
+    (or an in-place operator) and every read is an operand of an operation or a comparison."""
     mentioned: Counter[str] = Counter()
     allowed: Counter[str] = Counter()  # as a whole target of those assignments, or an operand
     for stmt in walk_statements(function.body):
@@ -119,7 +124,8 @@ def _private_locals(function: ir.Function) -> set[str]:
                 if isinstance(node, ir.Name):
                     mentioned[node.id] += 1
                 found = _operands(node)
-                allowed.update(arg.id for arg in (found[1] if found else ()) if isinstance(arg, ir.Name))
+                operands = found[1] if found else node.operands if isinstance(node, ir.Compare) else ()
+                allowed.update(arg.id for arg in operands if isinstance(arg, ir.Name))
     candidates = local_names(function) - set(parameter_names(function)) - untracked_names(function)
     return {name for name in candidates if mentioned[name] == allowed[name]}
 
@@ -167,6 +173,7 @@ class _Lowering:
         self.private = _private_locals(function)
         self.excluded = untracked_names(function)
         self.taken = all_names(function)
+        self.bound = bound_on_entry(function)
         self.relied: set[str] = set()
 
     def block(self, body: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
@@ -180,6 +187,22 @@ class _Lowering:
         return unchanged_or_new(body, result)
 
     def statement(self, stmt: ir.Stmt) -> list[ir.Stmt]:
+        """`stmt` lowered (or as it is), then freeing the arrays of private locals it read
+        for the last time, as the original frees a temporary once it is used."""
+        lowered = self._lowered(stmt)
+        env = self.types.get(id(stmt), {})
+        bound = self.bound.get(id(stmt), frozenset())
+        dying = sorted(name for name in statement_reads(stmt) & self.private
+                       if name not in self.live.get(id(stmt), frozenset()) and name in bound
+                       and name not in assigned_names(stmt)
+                       and (known := env.get(name)) is not None and known.array is not None)
+        if not dying or isinstance(stmt, ir.Return):
+            return lowered
+        notes.changed(f"free {', '.join(dying)} after its last use", stmt.loc)
+        delete = ast.Delete([ast.Name(name, ast.Del()) for name in dying])
+        return [*lowered, ir.Opaque(delete, "frees arrays no longer needed", stmt.loc)]
+
+    def _lowered(self, stmt: ir.Stmt) -> list[ir.Stmt]:
         match stmt:
             case ir.Assign((ir.Name(target),), value) if target not in self.excluded:
                 roots: tuple[ir.Expr, ...] = (value,)
@@ -234,6 +257,9 @@ class _Lowering:
         later_operation = [any(_is_array_operation(arg, work.env) for arg in args[i + 1:])
                            for i in range(len(args))]
         operands = [self.lower(arg, work, not later_operation[i]) for i, arg in enumerate(args)]
+        for arg in args:
+            if isinstance(arg, ir.Name) and arg.id in work.reads_left:
+                self._used(arg.id, work)
         kind = known.array
         usable = ufunc is not None and kind.shape is not None and kind.contiguous \
             and _exact(ufunc, kind)
@@ -267,20 +293,23 @@ class _Lowering:
         work.relied |= known.arguments
         return ir.Name(out)
 
+    @staticmethod
+    def _used(name: str, work: _Statement) -> None:
+        """An operation about to run uses the private local `name`: once no operation left in
+        the statement uses it (loading the name is not using its array: `k * (1 + k * 2)`
+        multiplies by k last), a dying local's array is free to overwrite."""
+        work.reads_left[name] -= 1
+        known = work.env.get(name)
+        if not work.reads_left[name] and name in work.dying and known is not None \
+                and known.array is not None:
+            work.owned[name] = known.array
+            work.relied |= known.arguments
+
     def _operand(self, expr: ir.Expr, work: _Statement, last: bool) -> ir.Expr:
-        """An operand that is not an array operation: a name (owned if a private local at its
-        last read), a constant, or any other expression (kept in place if `last`, else
-        evaluated first into a new local, so the order of evaluation stays the same)."""
-        if isinstance(expr, ir.Name):
-            if expr.id in work.reads_left:
-                work.reads_left[expr.id] -= 1
-                known = work.env.get(expr.id)
-                if not work.reads_left[expr.id] and expr.id in work.dying and known is not None \
-                        and known.array is not None:
-                    work.owned[expr.id] = known.array
-                    work.relied |= known.arguments
-            return expr
-        if isinstance(expr, ir.Const) or last:
+        """An operand that is not an array operation: a name, a constant, or any other
+        expression (kept in place if `last`, else evaluated first into a new local, so the
+        order of evaluation stays the same)."""
+        if isinstance(expr, (ir.Name, ir.Const)) or last:
             return expr
         name = fresh_name("s", self.taken)
         work.made.append(name)

@@ -140,7 +140,8 @@ class _Folder:
     """Folds the expressions of one statement. `assumed` collects the globals read (None where
     no global may be read: unseen code may have rebound it). A global is read where that
     pays for the check on entry: where it makes an operation constant, decides a branch, or
-    runs on every turn of a loop (`in_loop`), saving a lookup per turn."""
+    runs on every turn of a loop, saving a lookup per turn, or in a version for arrays (both
+    `in_loop`)."""
 
     def __init__(self, function: ir.Function, written: set[str],
                  assumed: list[ir.Assumption] | None, in_loop: bool, loc: ir.Loc) -> None:
@@ -321,13 +322,16 @@ def fold_constants(function: ir.Function) -> ir.Function:
     in_loops = {id(inner) for stmt in walk_statements(function.body)
                 if isinstance(stmt, (ir.For, ir.While))
                 for inner in walk_statements(stmt.body + stmt.orelse)}
+    # in a version for arrays, a global number's type lets the array operations around it be
+    # computed in place (eliminate_temporaries): reading it pays everywhere
+    for_arrays = any(isinstance(kind, ir.ArrayKind) for kind in function.argument_types.values())
 
     def fold_statement(stmt: ir.Stmt, dirty: bool) -> ir.Stmt:
         # a global is only read where no unseen code can have rebound it since entry
         clean = not dirty and not any(effects.may_run_user_code(expr)
                                       for expr in statement_expressions(stmt))
-        folder = _Folder(function, written, assumed if clean else None, id(stmt) in in_loops,
-                         stmt.loc)
+        folder = _Folder(function, written, assumed if clean else None,
+                         for_arrays or id(stmt) in in_loops, stmt.loc)
         if isinstance(stmt, (ir.If, ir.While)) and isinstance(stmt.test, ir.Name):
             found = folder.values((stmt.test,))  # a global flag: the branch not taken goes
             if found is not None:

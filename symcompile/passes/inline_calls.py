@@ -144,7 +144,12 @@ class _Inliner:
                 self.refusals[code] = "uses private names (obj.__x)"
                 return None  # `obj.__x` would be mangled differently inside a method
             callee_ir = frontend.build_function(source)
-            self.refusals[code] = _body_refusal(callee_ir) or _array_refusal(callee, callee_ir)
+            # in a version for arrays, eliminate_temporaries frees the callee's arrays after
+            # their last use, as its return would
+            for_arrays = any(isinstance(kind, ir.ArrayKind)
+                             for kind in self.function.argument_types.values())
+            self.refusals[code] = _body_refusal(callee_ir) or \
+                ("" if for_arrays else _array_refusal(callee, callee_ir))
             if not self.refusals[code]:
                 self.callee_ir[code] = callee_ir
         return self.callee_ir[code]
