@@ -75,7 +75,7 @@ from ..rewrite import (
     walk_statements,
     with_bodies,
 )
-from ..value_types import ARRAY_UFUNCS, TypeEnv, type_assumptions, type_of, types_before
+from ..value_types import ARRAY_UFUNCS, COMPARISON_UFUNCS, TypeEnv, type_assumptions, type_of, types_before
 
 # ufuncs whose every NumPy loop gives the same bits for real dtypes, so that computing into an
 # operand (which may take another loop: SIMD or not, by overlap and length) cannot change a
@@ -94,7 +94,8 @@ _RESHAPING_ATTRIBUTES = frozenset({"shape", "dtype", "strides", "resize"})
 
 def _operands(expr: ir.Expr) -> tuple[np.ufunc | None, tuple[ir.Expr, ...]] | None:
     """The ufunc `expr` applies and its operands, if it is an operator or a ufunc call (for
-    `a @ b`, which makes a new array but is not computed into one here, no ufunc)."""
+    `a @ b`, `where(c, a, b)` and a comparison, which make new arrays but are not computed into
+    one here, no ufunc)."""
     match expr:
         case ir.Op(op, args) if op in ARRAY_UFUNCS:
             return ARRAY_UFUNCS[op], args
@@ -102,6 +103,8 @@ def _operands(expr: ir.Expr) -> tuple[np.ufunc | None, tuple[ir.Expr, ...]] | No
             return None, args
         case ir.Call(ir.Const(function), (_, _, _) as args, ()) if function is np.where:
             return None, args
+        case ir.Compare((op,), args) if op in COMPARISON_UFUNCS:
+            return None, args  # a new array of bools
         case ir.Call(ir.Const(np.ufunc() as ufunc), args, ()) if not any(
                 isinstance(arg, ir.Starred) for arg in args):
             return ufunc, args
@@ -110,7 +113,8 @@ def _operands(expr: ir.Expr) -> tuple[np.ufunc | None, tuple[ir.Expr, ...]] | No
 
 def _private_locals(function: ir.Function) -> set[str]:
     """Locals whose arrays nothing else can see: every assignment is an operation's result
-    (or an in-place operator) and every read is an operand of an operation or a comparison."""
+    (or an in-place operator) and every read is an operand of an operation (a comparison
+    too)."""
     mentioned: Counter[str] = Counter()
     allowed: Counter[str] = Counter()  # as a whole target of those assignments, or an operand
     for stmt in walk_statements(function.body):
@@ -124,8 +128,7 @@ def _private_locals(function: ir.Function) -> set[str]:
                 if isinstance(node, ir.Name):
                     mentioned[node.id] += 1
                 found = _operands(node)
-                operands = found[1] if found else node.operands if isinstance(node, ir.Compare) else ()
-                allowed.update(arg.id for arg in operands if isinstance(arg, ir.Name))
+                allowed.update(arg.id for arg in (found[1] if found else ()) if isinstance(arg, ir.Name))
     candidates = local_names(function) - set(parameter_names(function)) - untracked_names(function)
     return {name for name in candidates if mentioned[name] == allowed[name]}
 
@@ -333,6 +336,8 @@ def _is_array_operation(expr: ir.Expr, env: TypeEnv) -> bool:
 def _rebuilt(expr: ir.Expr, operands: tuple[ir.Expr, ...]) -> ir.Expr:
     if isinstance(expr, ir.Op):
         return ir.Op(expr.op, operands)
+    if isinstance(expr, ir.Compare):
+        return ir.Compare(expr.ops, operands)
     return ir.Call(expr.func, operands, ())  # type: ignore[union-attr]
 
 

@@ -14,6 +14,6 @@ def f(x: 'float64[n]'):
     d = x * float64_2_0
     m = where(d > 0, d, 0.0)
     del d
-    t_3 = m * m
-    t_3 += m
-    return t_3
+    t_4 = m * m
+    t_4 += m
+    return t_4
