@@ -51,8 +51,6 @@ import ast
 from collections import Counter
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from .. import ir, notes
 from ..analysis import (
     all_names,
@@ -61,95 +59,12 @@ from ..analysis import (
     fresh_name,
     introspects,
     live_after,
-    local_names,
-    parameter_names,
     statement_reads,
     untracked_names,
 )
-from ..rewrite import (
-    nested_bodies,
-    rename,
-    statement_expressions,
-    unchanged_or_new,
-    walk_expr,
-    walk_statements,
-    with_bodies,
-)
-from ..value_types import ARRAY_UFUNCS, COMPARISON_UFUNCS, TypeEnv, type_assumptions, type_of, types_before
-
-# ufuncs whose every NumPy loop gives the same bits for real dtypes, so that computing into an
-# operand (which may take another loop: SIMD or not, by overlap and length) cannot change a
-# result: IEEE's correctly rounded `+ - * / sqrt`, and exact ones. Not complex multiply (its
-# loops round differently), nor exp, log, sin... (their loops may differ in the last bit)
-_EXACT_UFUNCS = frozenset({
-    np.add, np.subtract, np.multiply, np.true_divide, np.negative, np.positive, np.absolute,
-    np.sqrt, np.square, np.maximum, np.minimum, np.bitwise_and, np.bitwise_or,
-    np.bitwise_xor, np.invert, np.left_shift, np.right_shift,
-})
-_EXACT_ON_INTEGERS = frozenset({np.floor_divide, np.remainder})
-
-# attributes whose store (or call: `a.resize(...)`) changes an array's shape or dtype in place
-_RESHAPING_ATTRIBUTES = frozenset({"shape", "dtype", "strides", "resize"})
-
-
-def _operands(expr: ir.Expr) -> tuple[np.ufunc | None, tuple[ir.Expr, ...]] | None:
-    """The ufunc `expr` applies and its operands, if it is an operator or a ufunc call (for
-    `a @ b`, `where(c, a, b)` and a comparison, which make new arrays but are not computed into
-    one here, no ufunc)."""
-    match expr:
-        case ir.Op(op, args) if op in ARRAY_UFUNCS:
-            return ARRAY_UFUNCS[op], args
-        case ir.Op("matmul", args):
-            return None, args
-        case ir.Call(ir.Const(function), (_, _, _) as args, ()) if function is np.where:
-            return None, args
-        case ir.Compare((op,), args) if op in COMPARISON_UFUNCS:
-            return None, args  # a new array of bools
-        case ir.Call(ir.Const(np.ufunc() as ufunc), args, ()) if not any(
-                isinstance(arg, ir.Starred) for arg in args):
-            return ufunc, args
-    return None
-
-
-def _private_locals(function: ir.Function) -> set[str]:
-    """Locals whose arrays nothing else can see: every assignment is an operation's result
-    (or an in-place operator) and every read is an operand of an operation (a comparison
-    too)."""
-    mentioned: Counter[str] = Counter()
-    allowed: Counter[str] = Counter()  # as a whole target of those assignments, or an operand
-    for stmt in walk_statements(function.body):
-        match stmt:
-            case ir.Assign((ir.Name(name),), value) if _operands(value) is not None:
-                allowed[name] += 1
-            case ir.AugAssign(ir.Name(name), op) if op in ARRAY_UFUNCS:
-                allowed[name] += 1
-        for expr in statement_expressions(stmt):
-            for node in walk_expr(expr):
-                if isinstance(node, ir.Name):
-                    mentioned[node.id] += 1
-                found = _operands(node)
-                allowed.update(arg.id for arg in (found[1] if found else ()) if isinstance(arg, ir.Name))
-    candidates = local_names(function) - set(parameter_names(function)) - untracked_names(function)
-    return {name for name in candidates if mentioned[name] == allowed[name]}
-
-
-def _reshapes(function: ir.Function) -> bool:
-    """Whether the function may change an array's shape or dtype in place (`a.shape = ...`)."""
-    for stmt in walk_statements(function.body):
-        if isinstance(stmt, ir.Opaque):
-            nodes = ast.walk(stmt.node)
-            if any(isinstance(node, ast.Attribute) and node.attr in _RESHAPING_ATTRIBUTES
-                   and not isinstance(node.ctx, ast.Load) for node in nodes):
-                return True
-        for expr in statement_expressions(stmt):
-            for node in walk_expr(expr):
-                if isinstance(node, ir.Attribute) and node.attr == "resize":
-                    return True
-        if isinstance(stmt, ir.Assign) and any(
-                isinstance(target, ir.Attribute) and target.attr in _RESHAPING_ATTRIBUTES
-                for target in stmt.targets):
-            return True
-    return False
+from ..arrays import array_operation, exact_in_place, may_reshape_arrays, private_arrays
+from ..rewrite import nested_bodies, rename, unchanged_or_new, walk_expr, with_bodies
+from ..value_types import TypeEnv, type_assumptions, type_of, types_before
 
 
 @dataclass
@@ -173,7 +88,7 @@ class _Lowering:
         self.function = function
         self.types = types_before(function)
         self.live = live_after(function)
-        self.private = _private_locals(function)
+        self.private = private_arrays(function)
         self.excluded = untracked_names(function)
         self.taken = all_names(function)
         self.bound = bound_on_entry(function)
@@ -252,7 +167,7 @@ class _Lowering:
         """`expr` as an operand: its operations emitted as statements, computed into owned
         arrays where they can be; `last` if nothing after it in the statement is evaluated
         before it is used."""
-        found = _operands(expr)
+        found = array_operation(expr)
         known = type_of(expr, work.env)
         if found is None or known is None or known.array is None:
             return self._operand(expr, work, last)
@@ -265,7 +180,7 @@ class _Lowering:
                 self._used(arg.id, work)
         kind = known.array
         usable = ufunc is not None and kind.shape is not None and kind.contiguous \
-            and _exact(ufunc, kind)
+            and exact_in_place(ufunc, kind)
         owned = [op for op in operands if isinstance(op, ir.Name) and op.id in work.owned]
         reused = next((op.id for op in owned if usable and work.owned[op.id] == kind), None)
         is_power = isinstance(expr, ir.Op) and expr.op == "pow"
@@ -320,16 +235,8 @@ class _Lowering:
         return ir.Name(name)
 
 
-def _exact(ufunc: np.ufunc, kind: ir.ArrayKind) -> bool:
-    """Whether computing `ufunc` into an operand's array is sure to give the same bits."""
-    dtype: np.dtype = kind.dtype  # type: ignore[assignment]
-    if dtype.kind in "biu":
-        return ufunc in _EXACT_UFUNCS or ufunc in _EXACT_ON_INTEGERS or ufunc is np.power
-    return dtype.kind == "f" and dtype.itemsize >= 4 and (ufunc in _EXACT_UFUNCS or ufunc is np.power)
-
-
 def _is_array_operation(expr: ir.Expr, env: TypeEnv) -> bool:
-    known = type_of(expr, env) if _operands(expr) is not None else None
+    known = type_of(expr, env) if array_operation(expr) is not None else None
     return known is not None and known.array is not None
 
 
@@ -343,7 +250,7 @@ def _rebuilt(expr: ir.Expr, operands: tuple[ir.Expr, ...]) -> ir.Expr:
 
 def eliminate_temporaries(function: ir.Function) -> ir.Function:
     """Compute array operations into arrays made earlier in the statement (see module doc)."""
-    if introspects(function) or _reshapes(function):
+    if introspects(function) or may_reshape_arrays(function):
         return function
     lowering = _Lowering(function)
     body = lowering.block(function.body)
