@@ -6,7 +6,8 @@ a loop without `break` always runs. That is exactly what the loop does, and it l
 propagation and folding work on each copy. Only loops over a constant tuple or string (or a
 tuple or list display of constants), over `range` of constants or of globals holding ints (the
 builtin, at a point where no unseen code can have rebound the names), or over a compiled
-object's list (its items checked on entry, see `objects`), of at most 8 turns, with no `break` or `continue` of their own and a small body.
+object's list (its items checked on entry, see `objects`), of at most 8 turns, with no `break`
+or `continue` of their own and a small body.
 
 Example::
 
