@@ -136,7 +136,11 @@ class _Lowering:
         reads = Counter(node.id for root in roots for node in walk_expr(root)
                         if isinstance(node, ir.Name) and node.id in self.private)
         work = _Statement(env, stmt.loc, set(reads) - self.live.get(id(stmt), frozenset()), reads)
-        results = [self.lower(root, work, last=True) for root in roots]
+        # an item of a returned tuple that is no operation stays where it is only if no
+        # operation of a later item would then run before it
+        results = [self.lower(root, work, last=not any(_is_array_operation(later, env)
+                                                       for later in roots[index + 1:]))
+                   for index, root in enumerate(roots)]
         if not work.in_place:
             return [stmt]
         notes.changed(f"compute in place ×{work.in_place}" if work.in_place > 1 else
@@ -160,7 +164,8 @@ class _Lowering:
                 delete = ast.Delete([ast.Name(name, ast.Del()) for name in released])
                 emitted.append(ir.Opaque(delete, "frees the arrays it no longer needs", stmt.loc))
             return emitted
-        value = results[0] if len(results) == 1 else ir.Build("tuple", tuple(results))
+        returned = stmt.value  # type: ignore[attr-defined]
+        value = ir.Build("tuple", tuple(results)) if isinstance(returned, ir.Build) else results[0]
         return [*emitted, ir.Return(value, stmt.loc)]
 
     def lower(self, expr: ir.Expr, work: _Statement, last: bool = False) -> ir.Expr:

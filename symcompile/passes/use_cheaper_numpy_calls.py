@@ -71,14 +71,30 @@ def _as_dot(expr: ir.Expr, env: TypeEnv) -> tuple[ir.Expr, Known] | None:
     return None
 
 
-def _operands(expr: ir.Expr) -> tuple[str, tuple[ir.Expr, ...]] | None:
-    """An elementwise operation's name and operands: an operator or a ufunc call."""
+def _operands(expr: ir.Expr) -> tuple[np.ufunc, tuple[ir.Expr, ...]] | None:
+    """An elementwise operation's ufunc and operands: an operator or a ufunc call."""
     match expr:
         case ir.Op(op, args) if op in ARRAY_UFUNCS:
-            return op, args
+            return ARRAY_UFUNCS[op], args
         case ir.Call(ir.Const(np.ufunc() as ufunc), args, _) if ufunc.signature is None:
-            return ufunc.__name__, args
+            return ufunc, args
     return None
+
+
+def _one_dtype(ufunc: np.ufunc, args: tuple[ir.Expr, ...], env: TypeEnv, dtype: np.dtype) -> bool:
+    """Whether NumPy computes `ufunc` on `args` with every operand cast to `dtype` (so a number
+    among them is converted to `dtype`, not to another type: `ldexp(a, 2)` takes an int)."""
+    operands = [type_of(arg, env) for arg in args]
+    if not all(operands):
+        return False
+    dtypes = [known.array.dtype if known.array is not None else  # type: ignore[union-attr]
+              np.dtype(known.type) if known.type is bool or not known.is_number  # type: ignore[union-attr]
+              else known.type for known in operands]  # type: ignore[union-attr]
+    try:
+        resolved = ufunc.resolve_dtypes((*dtypes, None))
+    except (TypeError, ValueError):
+        return False
+    return all(resolved_dtype == dtype for resolved_dtype in resolved)
 
 
 def _plain(expr: ir.Expr) -> ir.Expr:
@@ -119,13 +135,14 @@ class _Cheaper:
             self.relied |= dot[1].arguments
             return dot[0]
         found = _operands(expr)
-        if found is None or found[0] in ("pow", "power"):
+        if found is None or found[0] is np.power:
             return expr
-        args = found[1]
+        ufunc, args = found
         known = type_of(_plain(expr), env)
         if known is None or known.array is None:
             return expr
-        new_args = [self._operand(arg, args, known, env, loc) for arg in args]
+        convert = _one_dtype(ufunc, args, env, known.array.dtype)  # type: ignore[arg-type]
+        new_args = [self._operand(arg, args, known, env, loc, convert) for arg in args]
         if all(new is old for new, old in zip(new_args, args)):
             return expr
         self.relied |= known.arguments
@@ -134,8 +151,9 @@ class _Cheaper:
         return ir.Call(expr.func, tuple(new_args), expr.keywords)  # type: ignore[union-attr]
 
     def _operand(self, arg: ir.Expr, args: tuple[ir.Expr, ...], result: Known, env: TypeEnv,
-                 loc: ir.Loc) -> ir.Expr:
-        """An operand spelled cheaper: a bias as a row, a number converted once."""
+                 loc: ir.Loc, convert: bool) -> ir.Expr:
+        """An operand spelled cheaper: a bias as a row, a number converted once (if `convert`:
+        NumPy converts every operand to the result's dtype)."""
         if not isinstance(arg, ir.Const):
             return arg
         others = [type_of(other, env) for other in args if other is not arg]
@@ -145,7 +163,7 @@ class _Cheaper:
                 notes.changed("bias as a row, shaped once", loc)
                 return ir.Const(row)
             return arg
-        converted = self._converted(arg.value, result.array.dtype)  # type: ignore[union-attr, arg-type]
+        converted = self._converted(arg.value, result.array.dtype) if convert else None  # type: ignore[union-attr, arg-type]
         if converted is not None and any(other is not None and other.array is not None and
                                          other.array.dtype == result.array.dtype  # type: ignore[union-attr]
                                          for other in others):
