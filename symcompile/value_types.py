@@ -174,9 +174,10 @@ def _binary(op: str, left: Known, right: Known, exponent: ir.Expr) -> Known | No
     if not (left.is_number and right.is_number):
         if op == "matmul":
             return _matmul(left, right)
-        if op == "pow" and isinstance(exponent, ir.Const) and type(exponent.value) in (int, float) \
+        if op == "pow" and isinstance(exponent, ir.Const) and type(exponent.value) is int \
                 and exponent.value == 2:
-            # `a ** 2` is `np.square(a)` (NumPy's shortcut): a bool array squares to int8
+            # `a ** 2` is `np.square(a)` (NumPy's shortcut, for the int 2 only): a bool array
+            # squares to int8
             squared = ufunc_result(np.square, [left])
             return Known(squared.type, squared.arguments | right.arguments) if squared else None
         return ufunc_result(ARRAY_UFUNCS[op], [left, right]) if op in ARRAY_UFUNCS else None

@@ -58,6 +58,7 @@ from ..analysis import (
     bound_on_entry,
     fresh_name,
     introspects,
+    is_quiet,
     live_after,
     statement_reads,
     untracked_names,
@@ -73,6 +74,7 @@ class _Statement:
 
     env: TypeEnv
     loc: ir.Loc
+    bound: frozenset[str]  # locals certainly bound when the statement starts
     dying: set[str]  # private locals not read after the statement
     reads_left: Counter[str]  # their reads still to come within the statement
     emitted: list[ir.Stmt] = field(default_factory=list)
@@ -135,7 +137,7 @@ class _Lowering:
             return [stmt]
         reads = Counter(node.id for root in roots for node in walk_expr(root)
                         if isinstance(node, ir.Name) and node.id in self.private)
-        work = _Statement(env, stmt.loc, set(reads) - self.live.get(id(stmt), frozenset()), reads)
+        work = _Statement(env, stmt.loc, self.bound.get(id(stmt), frozenset()), set(reads) - self.live.get(id(stmt), frozenset()), reads)
         # an item of a returned tuple that is no operation stays where it is only if no
         # operation of a later item would then run before it
         results = [self.lower(root, work, last=not any(_is_array_operation(later, env)
@@ -229,10 +231,10 @@ class _Lowering:
             work.relied |= known.arguments
 
     def _operand(self, expr: ir.Expr, work: _Statement, last: bool) -> ir.Expr:
-        """An operand that is not an array operation: a name, a constant, or any other
-        expression (kept in place if `last`, else evaluated first into a new local, so the
-        order of evaluation stays the same)."""
-        if isinstance(expr, (ir.Name, ir.Const)) or last:
+        """An operand that is not an array operation: kept in place if it is a constant or a
+        bound local, or if `last`; else evaluated first into a new local, so the order of
+        evaluation (and of what it raises: an unbound local, too) stays the same."""
+        if is_quiet(expr, work.bound) or last:
             return expr
         name = fresh_name("s", self.taken)
         work.made.append(name)

@@ -30,6 +30,7 @@ from ..analysis import (
     introspects,
     is_quiet,
     live_after,
+    may_leave_block,
     parameter_names,
     read_counts,
     reads,
@@ -87,7 +88,8 @@ class _Forwarder:
         if name in self.single:
             return True
         if reads_in_statement(stmt, name) != 1 or any(
-                reads(inner, name) for body in nested_bodies(stmt) for inner in body):
+                reads(inner, name) or may_leave_block(inner)  # liveness after `stmt` does not
+                for body in nested_bodies(stmt) for inner in body):  # see a `continue` in it
             return False
         rebinds = isinstance(stmt, ir.Assign) and any(name in target_names(t) for t in stmt.targets)
         return rebinds or (id(original) in self.live and name not in self.live[id(original)])
