@@ -65,7 +65,7 @@ from ..analysis import (
 )
 from ..arrays import array_operation, exact_in_place, may_reshape_arrays, private_arrays
 from ..rewrite import nested_bodies, rename, unchanged_or_new, walk_expr, with_bodies
-from ..value_types import TypeEnv, type_assumptions, type_of, types_before
+from ..value_types import Known, TypeEnv, type_assumptions, type_of, types_before
 
 
 @dataclass
@@ -78,7 +78,7 @@ class _Statement:
     dying: set[str]  # private locals not read after the statement
     reads_left: Counter[str]  # their reads still to come within the statement
     emitted: list[ir.Stmt] = field(default_factory=list)
-    owned: dict[str, ir.ArrayKind] = field(default_factory=dict)  # arrays free to overwrite
+    owned: dict[str, Known] = field(default_factory=dict)  # arrays free to overwrite
     made: list[str] = field(default_factory=list)  # new names, in order
     spare: list[str] = field(default_factory=list)  # owned arrays no operation needs any more
     in_place: int = 0
@@ -189,13 +189,13 @@ class _Lowering:
         usable = ufunc is not None and kind.shape is not None and kind.contiguous \
             and exact_in_place(ufunc, kind)
         owned = [op for op in operands if isinstance(op, ir.Name) and op.id in work.owned]
-        reused = next((op.id for op in owned if usable and work.owned[op.id] == kind), None)
+        reused = next((op.id for op in owned if usable and work.owned[op.id].type == kind), None)
         is_power = isinstance(expr, ir.Op) and expr.op == "pow"
         if is_power and (operands[0] != ir.Name(reused) or operands[1] != ir.Const(2)):
             reused = None  # only `t **= 2`: NumPy squares, as for `t ** 2` (not `power(t, 2)`)
         out = reused
         if out is None and usable and not is_power:
-            out = next((name for name in work.spare if work.owned[name] == kind), None)
+            out = next((name for name in work.spare if work.owned[name].type == kind), None)
         for op in owned:
             if op.id != out:
                 work.spare.append(op.id)
@@ -206,16 +206,17 @@ class _Lowering:
             name = fresh_name("t", self.taken)
             work.made.append(name)
             work.emitted.append(ir.Assign((ir.Name(name),), _rebuilt(expr, tuple(operands)), loc))
-            work.owned[name] = kind
+            work.owned[name] = known
             return ir.Name(name)
         if isinstance(expr, ir.Op) and len(operands) == 2 and operands[0] == ir.Name(out):
             work.emitted.append(ir.AugAssign(ir.Name(out), expr.op, operands[1], loc))
         else:
             call = ir.Call(ir.Const(ufunc), tuple(operands), (ir.Keyword("out", ir.Name(out)),))  # type: ignore[arg-type]
             work.emitted.append(ir.ExprStmt(call, loc))
-        work.owned[out] = kind
+        # what the result's kind rests on, and the kind of the array it is written into
+        work.relied |= known.arguments | work.owned[out].arguments
+        work.owned[out] = known
         work.in_place += 1
-        work.relied |= known.arguments
         return ir.Name(out)
 
     @staticmethod
@@ -227,8 +228,7 @@ class _Lowering:
         known = work.env.get(name)
         if not work.reads_left[name] and name in work.dying and known is not None \
                 and known.array is not None:
-            work.owned[name] = known.array
-            work.relied |= known.arguments
+            work.owned[name] = known
 
     def _operand(self, expr: ir.Expr, work: _Statement, last: bool) -> ir.Expr:
         """An operand that is not an array operation: kept in place if it is a constant or a
