@@ -196,8 +196,8 @@ class _Lowering:
         out = reused
         if out is None and usable and not is_power:
             out = next((name for name in work.spare if work.owned[name].type == kind), None)
-        for op in owned:
-            if op.id != out:
+        for op in owned:  # (`t <= t` uses t twice: it is spare once)
+            if op.id != out and op.id not in work.spare:
                 work.spare.append(op.id)
         if out in work.spare:
             work.spare.remove(out)
