@@ -92,24 +92,35 @@ def ufunc_result(ufunc: np.ufunc, operands: list[Known]) -> Known | None:
     """The array an elementwise ufunc gives for these operands, at least one of them an
     array: its dtype as NumPy resolves it (None where NumPy refuses the types), dimensions and
     shape as broadcasting gives them (the shape only where it is certain)."""
-    arrays = [known.array for known in operands if known.array is not None]
-    if not arrays or len(operands) != ufunc.nin or ufunc.nout != 1 or ufunc.signature is not None:
+    if not any(known.array for known in operands) or len(operands) != ufunc.nin \
+            or ufunc.nout != 1 or ufunc.signature is not None:
         return None
-    dtypes: list[object] = [known.array.dtype if known.array is not None else
-                            np.dtype(known.type) if known.type is bool or not known.is_number
-                            else known.type for known in operands]  # a Python int, float: weak
     try:
-        dtype = ufunc.resolve_dtypes((*dtypes, None))[-1]
+        dtype = ufunc.resolve_dtypes((*operand_dtypes(operands), None))[-1]
     except (TypeError, ValueError):  # NumPy has no loop for these types
         return None
+    return _new_array(dtype, operands)
+
+
+def operand_dtypes(operands: list[Known]) -> list[object]:
+    """What NumPy's dtype resolution takes for each operand: an array's dtype, a NumPy
+    scalar's or a bool's dtype, or a Python int, float or complex as its type (weak, NEP 50)."""
+    return [known.array.dtype if known.array is not None else
+            np.dtype(known.type) if known.type is bool or not known.is_number  # type: ignore[arg-type]
+            else known.type for known in operands]
+
+
+def _new_array(dtype: object, operands: list[Known]) -> Known:
+    """A new array of `dtype` made elementwise from `operands`: broadcast to their shapes,
+    laid out like them (C-contiguous if they all are), resting on what they rest on."""
+    arrays = [known.array for known in operands if known.array is not None]
     shape: tuple[ir.Dim, ...] | None = arrays[0].shape
     for kind in arrays[1:]:
         shape = broadcast(shape, kind.shape)
     ndim = max(kind.ndim for kind in arrays)
-    # a new array is laid out like its operands: C-contiguous if they all are
     contiguous = ndim == 1 or all(kind.contiguous for kind in arrays)
-    kind = ir.ArrayKind(dtype, ndim, shape, contiguous)
-    return Known(kind, frozenset().union(*(known.arguments for known in operands)))
+    return Known(ir.ArrayKind(dtype, ndim, shape, contiguous),
+                 frozenset().union(*(known.arguments for known in operands)))
 
 
 def broadcast(a: tuple[ir.Dim, ...] | None, b: tuple[ir.Dim, ...] | None) -> tuple[ir.Dim, ...] | None:
@@ -151,14 +162,7 @@ def _where(operands: list[Known | None]) -> Known | None:
     values = [known.array.dtype if known.array is not None else  # type: ignore[union-attr]
               known.type(0) if known.is_number else np.dtype(known.type)  # type: ignore[union-attr, operator]
               for known in operands[1:]]
-    arrays = [known.array for known in operands if known.array is not None]  # type: ignore[union-attr]
-    shape: tuple[ir.Dim, ...] | None = arrays[0].shape
-    for kind in arrays[1:]:
-        shape = broadcast(shape, kind.shape)
-    ndim = max(kind.ndim for kind in arrays)
-    contiguous = ndim == 1 or all(kind.contiguous for kind in arrays)
-    kind = ir.ArrayKind(np.result_type(*values), ndim, shape, contiguous)
-    return Known(kind, frozenset().union(*(known.arguments for known in operands)))  # type: ignore[union-attr]
+    return _new_array(np.result_type(*values), operands)  # type: ignore[arg-type]
 
 
 def array_kind(value: object) -> ir.ArrayKind | None:

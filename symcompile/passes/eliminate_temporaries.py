@@ -119,8 +119,7 @@ class _Lowering:
         if not dying or isinstance(stmt, ir.Return):
             return lowered
         notes.changed(f"free {', '.join(dying)} after its last use", stmt.loc)
-        delete = ast.Delete([ast.Name(name, ast.Del()) for name in dying])
-        return [*lowered, ir.Opaque(delete, "frees arrays no longer needed", stmt.loc)]
+        return [*lowered, _freeing(dying, stmt.loc)]
 
     def _lowered(self, stmt: ir.Stmt) -> list[ir.Stmt]:
         match stmt:
@@ -163,8 +162,7 @@ class _Lowering:
                 emitted.append(ir.Assign((ir.Name(target),), result, stmt.loc))
             released = [name for name in work.made if ir.Name(name) != result]
             if released:
-                delete = ast.Delete([ast.Name(name, ast.Del()) for name in released])
-                emitted.append(ir.Opaque(delete, "frees the arrays it no longer needs", stmt.loc))
+                emitted.append(_freeing(released, stmt.loc))
             return emitted
         returned = stmt.value  # type: ignore[attr-defined]
         value = ir.Build("tuple", tuple(results)) if isinstance(returned, ir.Build) else results[0]
@@ -240,6 +238,12 @@ class _Lowering:
         work.made.append(name)
         work.emitted.append(ir.Assign((ir.Name(name),), expr, work.loc))
         return ir.Name(name)
+
+
+def _freeing(names: list[str], loc: ir.Loc) -> ir.Stmt:
+    """`del names`: the arrays no longer needed are freed at once, as the original frees them."""
+    delete = ast.Delete([ast.Name(name, ast.Del()) for name in names])
+    return ir.Opaque(delete, "frees arrays no longer needed", loc)
 
 
 def _is_array_operation(expr: ir.Expr, env: TypeEnv) -> bool:

@@ -49,6 +49,7 @@ from ..value_types import (
     TypeEnv,
     TypeFlow,
     argument_env,
+    operand_dtypes,
     type_assumptions,
     type_of,
 )
@@ -87,11 +88,8 @@ def _one_dtype(ufunc: np.ufunc, args: tuple[ir.Expr, ...], env: TypeEnv, dtype: 
     operands = [type_of(arg, env) for arg in args]
     if not all(operands):
         return False
-    dtypes = [known.array.dtype if known.array is not None else  # type: ignore[union-attr]
-              np.dtype(known.type) if known.type is bool or not known.is_number  # type: ignore[union-attr]
-              else known.type for known in operands]  # type: ignore[union-attr]
     try:
-        resolved = ufunc.resolve_dtypes((*dtypes, None))
+        resolved = ufunc.resolve_dtypes((*operand_dtypes(operands), None))  # type: ignore[arg-type]
     except (TypeError, ValueError):
         return False
     return all(resolved_dtype == dtype for resolved_dtype in resolved)
