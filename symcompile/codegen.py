@@ -52,11 +52,29 @@ def constant_to_ast(value: object) -> ast.expr | None:
         return ast.UnaryOp(ast.USub(), ast.Constant(-value))  # type: ignore[operator]
     if kind is float and math.isnan(value):  # type: ignore[arg-type]
         return None
-    if kind is complex and (value.real != 0 or math.copysign(1, value.real) < 0  # type: ignore[attr-defined]
-                            or not value.imag >= 0):  # type: ignore[attr-defined]
-        return None
+    if kind is complex:
+        return _imaginary_literal(value)  # type: ignore[arg-type]
     if kind in (type(None), bool, int, float, complex, str, bytes, type(Ellipsis)):
         return ast.Constant(value)
+    return None
+
+
+def _is_imaginary_literal(value: complex) -> bool:
+    """Whether a literal `2.5j` gives `value`: a real part of +0.0, an imaginary part with its
+    sign bit clear (a literal never has one) that is no NaN (`nanj` is no literal)."""
+    real, imaginary = value.real, value.imag
+    return real == 0 and math.copysign(1, real) > 0 \
+        and math.copysign(1, imaginary) > 0 and not math.isnan(imaginary)
+
+
+def _imaginary_literal(value: complex) -> ast.expr | None:
+    """`2.5j`, or `-2.5j` (the negation of one: both parts' signs flipped, `-0j` is
+    complex(-0.0, -0.0)); None for any other complex number (`complex(0.0, -0.0)`, `1+2j`),
+    which is bound by name."""
+    if _is_imaginary_literal(value):
+        return ast.Constant(value)
+    if _is_imaginary_literal(-value):
+        return ast.UnaryOp(ast.USub(), ast.Constant(-value))
     return None
 
 
@@ -65,11 +83,22 @@ def _binding_base(value: object) -> str:
     if isinstance(value, np.generic):  # `float32_0_5` for np.float32(0.5)
         text = str(value).replace(".", "_").replace("-", "minus_").replace("+", "")
         return f"{type(value).__name__}_{text}" if text.replace("_", "").isalnum() else "value"
+    if type(value) in (float, complex):  # `nan`, `minus_nan`, `complex_0_0_minus_0_0`
+        parts = (value,) if type(value) is float else (value.real, value.imag)  # type: ignore[union-attr]
+        text = "_".join(_float_text(part) for part in parts)  # type: ignore[arg-type]
+        name = text if type(value) is float else f"complex_{text}"
+        return name if name.isidentifier() else "value"
     name = getattr(value, "__name__", None)
     if not isinstance(name, str) or not name.replace(".", "_").isidentifier():
-        name = "nan" if isinstance(value, float) else type(value).__name__.lower()
+        name = type(value).__name__.lower()
     name = name.replace(".", "_").strip("_")  # `__call__` would be mangled in a class's code
     return name if name.isidentifier() else "value"
+
+
+def _float_text(number: float) -> str:
+    """A float as part of a name: `minus_0_0`, `nan`, `1e_300`."""
+    sign = "minus_" if math.copysign(1, number) < 0 else ""
+    return sign + str(abs(number)).replace(".", "_").replace("+", "_").replace("-", "_")
 
 
 def identifiers(tree: ast.AST) -> set[str]:
@@ -245,9 +274,13 @@ class _Generator:
         return [self.stmt(stmt) for stmt in body]
 
     def stmt(self, stmt: ir.Stmt) -> ast.stmt:
-        """The Python AST of an IR statement, marked with the user's line it comes from."""
+        """The Python AST of an IR statement, marked with the user's line it comes from. The
+        statements inside an opaque one still at its own line (not moved in from a callee)
+        keep their lines too (see `user_lines`)."""
         node = self._statement(stmt)
         node.symcompile_line = stmt.loc.line  # type: ignore[attr-defined]  # see _with_comments
+        if isinstance(stmt, ir.Opaque) and getattr(stmt.node, "lineno", None) == stmt.loc.line:
+            node.symcompile_own_lines = True  # type: ignore[attr-defined]
         return node
 
     def _statement(self, stmt: ir.Stmt) -> ast.stmt:
@@ -412,6 +445,8 @@ class Generated:
 
     source: str
     bindings: dict[str, object]
+    # for each line of `source`, the line of the user's file its code runs as (`user_lines`)
+    lines: tuple[int, ...] = ()
 
 
 def render_function(function: ir.Function, recompile: Callable[..., object] | None = None,
@@ -423,7 +458,34 @@ def render_function(function: ir.Function, recompile: Callable[..., object] | No
     (`comments(line)` for the user's line, "" for none)."""
     node, bindings = function_to_ast(function, recompile, guard_globals, type_miss)
     text = render(node)
-    return Generated(_with_comments(node, text, comments) if comments else text, bindings)
+    lines = user_lines(node, text, function.loc.line)
+    return Generated(_with_comments(node, text, comments) if comments else text, bindings, lines)
+
+
+def _span(node: ast.AST) -> range:
+    """The lines a rendered statement takes, its decorators included (0-based)."""
+    first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])  # type: ignore[attr-defined]
+    return range(first - 1, node.end_lineno)  # type: ignore[attr-defined]
+
+
+def user_lines(node: ast.FunctionDef, text: str, def_line: int) -> tuple[int, ...]:
+    """For each line of `text` (rendered from `node`), the line of the user's file its code
+    runs as: the line of the innermost statement around it that came from one of the user's
+    (the call's line for an inlined callee's), else `def_line` (the def, the guards on entry).
+    The loader compiles the code at these lines, so tracebacks, warnings and `f_lineno` point
+    into the user's file."""
+    lines = [def_line] * len(text.splitlines())
+    stack = [(node, ast.parse(text).body[0], def_line, False)]
+    while stack:
+        original, rendered, line, own = stack.pop()
+        if isinstance(original, (ast.stmt, ast.excepthandler)):
+            line = getattr(original, "symcompile_line", 0) or (original.lineno if own else line)
+            own = own or getattr(original, "symcompile_own_lines", False)
+            for index in _span(rendered):
+                lines[index] = line
+        stack.extend((child, rendered_child, line, own) for child, rendered_child
+                     in zip(ast.iter_child_nodes(original), ast.iter_child_nodes(rendered)))
+    return tuple(lines)
 
 
 def _parses_to(text: str, tree: ast.AST) -> bool:

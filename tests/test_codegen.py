@@ -14,7 +14,7 @@ from symcompile.verify import IRError
 
 EXACT_LITERALS = [
     0, 1, -1, 2**100, -(2**100), 0.0, -0.0, 1.5, -1.5, 1e308, -1e-308, 5e-324, math.inf,
-    -math.inf, 0j, 1j, 2.5j, complex(0.0, math.inf), True, False, None, ..., "text", b"\x00bytes",
+    -math.inf, 0j, 1j, 2.5j, complex(0.0, math.inf), -1j, -0j, True, False, None, ..., "text", b"\x00bytes",
     (), (1, -2.0, (3, "x")), (-0.0,),
 ]
 
@@ -27,7 +27,8 @@ def test_literals_evaluate_back_to_the_same_type_and_bits(value: object):
     assert ir.const_key(eval(text)) == ir.const_key(value), text
 
 
-@pytest.mark.parametrize("value", [math.nan, complex(1, 2), -1j, complex(-0.0, 1), (1, math.nan),
+@pytest.mark.parametrize("value", [math.nan, complex(1, 2), complex(0.0, -0.0), complex(-0.0, 1),
+                                   (1, math.nan),
                                    frozenset({1}), [1], np.float64(1.0), np.zeros(2), len],
                          ids=repr)
 def test_values_without_an_exact_literal_are_not_spelled(value: object):
