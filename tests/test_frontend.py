@@ -139,6 +139,7 @@ def test_a_statement_too_deep_for_the_builder_stays_opaque():
     assert isinstance(body[1], ir.Opaque) and body[1].reason == "too deeply nested"
 
 
+@pytest.mark.slow
 def test_a_function_too_deep_to_compile_runs_as_written(make_module):
     deep = "+".join(["x"] * 600)
     module = make_module(f"def f(x):\n    return {deep}\n")

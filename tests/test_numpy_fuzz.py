@@ -856,6 +856,7 @@ CHUNKS = 16
 PER_CHUNK = 30  # 480 programs
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_random_numpy_programs(chunk: int, tmp_path: Path) -> None:
     for seed in range(chunk * PER_CHUNK, (chunk + 1) * PER_CHUNK):

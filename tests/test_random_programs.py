@@ -157,18 +157,21 @@ def check_program(load_module: Callable[[str], types.ModuleType], program: Progr
 
 @_settings(300)
 @given(program=programs(), calls=CALLS)
+@pytest.mark.slow
 def test_default_pipeline(load_module, program: Program, calls) -> None:
     check_program(load_module, program, calls)
 
 
 @_settings(100)
 @given(program=programs(numpy=True), calls=CALLS)
+@pytest.mark.slow
 def test_default_pipeline_with_numpy(load_module, program: Program, calls) -> None:
     check_program(load_module, program, calls)
 
 
 @_settings(100)
 @given(program=programs(), calls=CALLS)
+@pytest.mark.slow
 def test_each_pass_alone(load_module, program: Program, calls) -> None:
     for run_pass in pipeline.PASSES:
         check_program(load_module, program, calls, passes=[run_pass])
@@ -241,6 +244,7 @@ def _filled(cell: types.CellType) -> bool:
 
 @_settings(150)
 @given(program=programs(), calls=CALLS)
+@pytest.mark.slow
 def test_idempotent(load_module, program: Program, calls) -> None:
     check_idempotent(load_module, program, calls)
 
