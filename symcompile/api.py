@@ -414,7 +414,7 @@ class SymbolicFunction:
         padding = len(self.wrapper.__closure__ or ()) - len(set(closure) | set(bindings))
         scope = dataclasses.replace(self.scope, closure=closure, bindings=bindings,
                                     padding=max(padding, 0))
-        function, filename = loader.load(generated.source, scope)
+        function, filename = loader.load(generated.source, scope, generated.lines)
         function.__doc__ = self.original.__doc__
         return CompiledVersion(function, generated.source, after, log, filename)
 

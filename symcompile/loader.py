@@ -1,8 +1,10 @@
 """Loader: generated source text → a live Python function.
 
 The stage after code generation. The text is registered in `linecache` under a recognizable
-filename (`<symcompile: fancy_func @ demo.py:3>`), so tracebacks, `inspect.getsource` and `pdb`
-show the generated code; then it is compiled and bound to the user's world:
+filename (`<symcompile: fancy_func @ demo.py:3>`); then it is compiled as code of the user's
+file, each statement at the line of the user's it came from (`codegen.user_lines`), so
+tracebacks, warnings, `f_lineno` and `pdb` point at the user's own lines, as the original
+does; and it is bound to the user's world:
 
 - globals are the user's module dict itself, so a global that was not inlined stays live;
 - closure variables use the original function's own cells, so `nonlocal` and later rebinding by
@@ -30,7 +32,7 @@ import os
 import types
 import warnings
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Sequence
 
 from .codegen import forwarding_call
 
@@ -60,6 +62,9 @@ class Scope:
     location: str
     bindings: dict[str, object] = field(default_factory=dict)
     padding: int = 0
+    # the user's file and the original code's first line (its first decorator's, or its def's)
+    filename: str = "<symcompile>"
+    first_line: int = 1
 
     @property
     def free_names(self) -> list[str]:
@@ -88,6 +93,8 @@ class Scope:
             private_class=private_class_name(func.__qualname__),
             future_flags=code.co_flags & FUTURE_FLAGS,
             location=f"{filename}:{code.co_firstlineno}",
+            filename=code.co_filename,
+            first_line=code.co_firstlineno,
         )
 
 
@@ -145,19 +152,19 @@ def _wrap_in_factory(node: ast.FunctionDef, scope: Scope) -> ast.Module:
     """
     free = scope.free_names
     if free:
-        declaration = ast.Nonlocal(free, lineno=node.lineno, col_offset=0)
+        declaration = ast.copy_location(ast.Nonlocal(free), node)
         node.body.insert(int(_has_docstring(node)), declaration)
     params = ast.arguments(posonlyargs=[], args=[ast.arg(name) for name in free], vararg=None,
                            kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
-    at_def = {"lineno": node.lineno, "col_offset": 0}
     body: list[ast.stmt] = [node]
     if node.name not in free:
         # the def must not make its own name a factory local: a recursive call is a global read
-        body.insert(0, ast.Global([node.name], **at_def))
-    factory: ast.stmt = ast.FunctionDef(FACTORY_NAME, params, body, [], None, None,
-                                        **_TYPE_PARAMS, **at_def)
+        body.insert(0, ast.copy_location(ast.Global([node.name]), node))
+    factory: ast.stmt = ast.copy_location(
+        ast.FunctionDef(FACTORY_NAME, params, body, [], None, None, **_TYPE_PARAMS), node)
     if scope.private_class is not None:
-        factory = ast.ClassDef(scope.private_class, [], [], [factory], [], **_TYPE_PARAMS, **at_def)
+        factory = ast.copy_location(
+            ast.ClassDef(scope.private_class, [], [], [factory], [], **_TYPE_PARAMS), node)
     return ast.fix_missing_locations(ast.Module([factory], type_ignores=[]))
 
 
@@ -194,13 +201,30 @@ def make_function(code: types.CodeType, scope: Scope) -> types.FunctionType:
     return function
 
 
-def load(text: str, scope: Scope) -> tuple[types.FunctionType, str]:
-    """The function defined by the generated `text`, and the linecache filename it lives under."""
+def at_user_lines(node: ast.FunctionDef, lines: Sequence[int], first_line: int) -> None:
+    """Move every part of the parsed `node` to the user's line its text line runs as
+    (`lines[i - 1]` for text line i; the def's first line past the end of `lines`), the def
+    itself to `first_line`. Columns become unknown (-1): they were the generated text's, and
+    a traceback would underline the wrong part of the user's line with them."""
+    for part in ast.walk(node):
+        if getattr(part, "lineno", None) is None:
+            continue
+        line = lines[part.lineno - 1] if part.lineno <= len(lines) else first_line
+        part.lineno = part.end_lineno = line or first_line
+        part.col_offset = part.end_col_offset = -1
+    node.lineno = node.end_lineno = first_line
+
+
+def load(text: str, scope: Scope, lines: Sequence[int] = ()) -> tuple[types.FunctionType, str]:
+    """The function defined by the generated `text`, and the linecache filename the text is
+    registered under. Its code is code of the user's file (`scope.filename`), at the lines
+    `lines` says each line of `text` runs as (see `at_user_lines`)."""
     filename = register_source(text, scope)
     node = ast.parse(text, filename).body[0]
     if not isinstance(node, ast.FunctionDef):
         raise TypeError("generated source must hold a single def")
-    return make_function(compile_def(node, filename, scope), scope), filename
+    at_user_lines(node, lines, scope.first_line)
+    return make_function(compile_def(node, scope.filename, scope), scope), filename
 
 
 def forwarding_code(params: ast.arguments, scope: Scope, target: Callable[..., object]) -> types.CodeType:

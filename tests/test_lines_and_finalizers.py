@@ -1,0 +1,233 @@
+"""Where compiled code says it runs, and when the objects it drops die.
+
+Lines: the generated code is compiled as code of the user's file, each statement at the user's
+line it came from (an inlined callee's at the call's line, the checks on entry at the def), so
+warnings, tracebacks, `f_lineno` and `inspect` point into the user's file — and a warning
+printed once per location by Python's default filter is printed as often as by the original.
+
+Finalizers: dropping a dead store, or forwarding a value, must not move the moment an object
+with a `__del__` dies (CPython frees an object when its last reference goes), so the order of
+what finalizers print stays the original's.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+import traceback
+import types
+import warnings
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+
+import symcompile as sc
+from symcompile.oracle import assert_equivalent
+from tests.corpus import CORPUS_BY_NAME, CORPUS_NAMES, corners
+
+# ------------------------------------------------------------------ lines and warnings
+
+Shown = tuple[type[Warning], str, str, int, str]
+
+
+def _shown_warnings(call: Callable[[], object], times: int) -> list[Shown]:
+    """What Python's default warning filter shows while `call()` runs `times` times: category,
+    message, file, line and source line of each warning printed."""
+    shown: list[Shown] = []
+
+    def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+             file: object = None, line: str | None = None) -> None:
+        import linecache
+        shown.append((category, str(message), filename, lineno,
+                      linecache.getline(filename, lineno).strip()))
+
+    with warnings.catch_warnings():
+        warnings.resetwarnings()
+        warnings.simplefilter("default")
+        warnings.showwarning = show
+        for _ in range(times):
+            call()
+    return shown
+
+
+ZEROS = np.zeros(3)
+
+WARNING_BODIES = {
+    "two divisions on one line": """\
+        def f(a, b):
+            return a / b + a / b
+        """,
+    "one division on each of two lines": """\
+        def f(a, b):
+            x = a / b
+            y = a / b
+            return x + y + x * y
+        """,
+    "a dead division still warns": """\
+        def f(a, b):
+            unused = a / b
+            return a + b
+        """,
+    "a division in a loop": """\
+        def f(a, b):
+            total = a
+            i = 0
+            while i < 3:
+                total = total + a / b
+                i += 1
+            return total
+        """,
+    "a division in a try block": """\
+        def f(a, b):
+            try:
+                x = a / b
+                y = b / a
+            finally:
+                z = 1
+            return x + y
+        """,
+}
+
+
+@pytest.mark.parametrize("arguments", [(ZEROS, ZEROS), (np.float64(0.0), np.float64(0.0))],
+                         ids=["arrays", "numpy scalars"])
+@pytest.mark.parametrize("body", WARNING_BODIES, ids=list(WARNING_BODIES))
+def test_never_wrong_default_filter_shows_the_originals_warnings(make_module, body, arguments):
+    source = "import symcompile as sc\n\n@sc.symbolic\n" + textwrap.dedent(WARNING_BODIES[body])
+    original_module, compiled_module = make_module(source), make_module(source)
+    original = original_module.f.original
+    compiled = compiled_module.f
+    expected = _shown_warnings(lambda: original(*arguments), times=3)
+    shown = _shown_warnings(lambda: compiled(*arguments), times=3)
+    assert expected, "the example must warn"
+    assert [(c, m, n, line) for c, m, _, n, line in shown] == \
+        [(c, m, n, line) for c, m, _, n, line in expected]
+    assert {filename for _, _, filename, _, _ in shown} == {compiled_module.__file__}
+
+
+def test_never_wrong_python_default_filter_prints_the_same_stderr(tmp_path: Path):
+    script = tmp_path / "divide.py"
+    script.write_text(textwrap.dedent("""\
+        import numpy as np
+        import symcompile as sc
+
+        @sc.symbolic
+        def f(a, b):
+            x = a * 2.0
+            return a / b + a / b
+
+        for _ in range(3):
+            f(np.zeros(3), np.zeros(3))
+        """))
+
+    def stderr(disable: str) -> str:
+        env = {**os.environ, "SYMCOMPILE_DISABLE": disable}
+        result = subprocess.run([sys.executable, "-W", "default", str(script)], env=env,
+                                capture_output=True, text=True, timeout=120, cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        return result.stderr
+
+    expected = stderr("1")
+    assert expected.count("RuntimeWarning") == 1 and "return a / b + a / b" in expected
+    assert stderr("0") == expected
+
+
+def test_always_explainable_code_runs_at_the_users_lines(make_module):
+    module = make_module("""\
+        import sys
+        import symcompile as sc
+
+        @sc.symbolic
+        def f(x):
+            y = x + 1
+            line = sys._getframe().f_lineno
+            return y * 2, line
+        """)
+    assert module.f(1.0) == (4.0, 7)
+    original, code = module.f.original.__code__, module.f.__code__
+    assert code is not original
+    assert (code.co_filename, code.co_firstlineno) == (original.co_filename, original.co_firstlineno)
+    assert _code_lines(code) <= {4, 5, 6, 7, 8}
+
+
+def test_always_explainable_traceback_shows_the_users_line_without_carets(make_module):
+    module = make_module("""\
+        import symcompile as sc
+
+        @sc.symbolic
+        def f(x, y):
+            z = x + 1
+            w = z * 2
+            return w / y
+        """)
+    module.f(1, 2)
+    with pytest.raises(ZeroDivisionError) as info:
+        module.f(1, 0)
+    frame = traceback.extract_tb(info.tb)[-1]
+    assert (frame.filename, frame.lineno, frame.name) == (module.__file__, 7, "f")
+    assert frame.line == "return w / y"
+    text = "".join(traceback.format_exception(info.value))
+    assert text.endswith(f'line 7, in f\n    return w / y\nZeroDivisionError: division by zero\n')
+
+
+def test_always_explainable_inlined_code_runs_at_the_call_line(make_module):
+    module = make_module("""\
+        import symcompile as sc
+
+        def half(v):
+            return v / 2
+
+        @sc.symbolic
+        def f(x):
+            y = x * 2
+            return half(x) + y
+        """)
+    assert module.f(3.0) == 7.5
+    assert "half(" not in module.f.source
+    with pytest.raises(TypeError) as info:
+        module.f("a")
+    frame = traceback.extract_tb(info.tb)[-1]
+    assert (frame.name, frame.lineno, frame.line) == ("f", 9, "return half(x) + y")
+    assert _code_lines(module.f.__code__) <= {6, 7, 8, 9}
+
+
+def test_always_explainable_opaque_blocks_keep_their_own_lines(make_module):
+    module = make_module("""\
+        import symcompile as sc
+
+        @sc.symbolic
+        def f(x):
+            with open(__file__) as handle:
+                first = handle.readline()
+                second = x / 0
+            return first, second
+        """)
+    with pytest.raises(ZeroDivisionError) as info:
+        module.f(1.0)
+    assert traceback.extract_tb(info.tb)[-1].lineno == 7
+
+
+def _compiled_corpus_entry(name: str) -> tuple[types.FunctionType, types.FunctionType]:
+    original = CORPUS_BY_NAME[name]
+    calls = corners(name)
+    if not calls:
+        pytest.skip("no fixed call for this entry")
+    args, kwargs = calls[0]
+    return original, sc.compiled_function(sc.symbolic(original), *args, **kwargs)
+
+
+def _code_lines(code: types.CodeType) -> set[int]:
+    return {line for _, _, line in code.co_lines() if line is not None}
+
+
+@pytest.mark.parametrize("name", CORPUS_NAMES)
+def test_always_explainable_compiled_corpus_runs_only_at_the_originals_lines(name: str):
+    original, compiled = _compiled_corpus_entry(name)
+    code = original.__code__
+    assert compiled.__code__.co_filename == code.co_filename
+    assert compiled.__code__.co_firstlineno == code.co_firstlineno
+    assert _code_lines(compiled.__code__) <= _code_lines(code) | {code.co_firstlineno}
