@@ -86,3 +86,81 @@ def test_never_wrong_codegen_returns_any_constant_bit_for_bit(value: object) -> 
     scope = dict(generated.bindings)
     exec(generated.source, scope)
     assert bits(scope["f"]()) == bits(value), generated.source
+
+
+# ---------------------------------------------------------------- folding never gets stuck
+
+_BOMBS = [
+    "pow(10, 10**8, None)", "pow(base=10, exp=10**8, mod=None)", "round(7, -10**7)",
+    "round(number=7, ndigits=-10**7)", "'%0100000000d' % 0", "(1, 2) * 10**9", "'ab' * 10**9",
+    "1 << 10**9", "10**10**8", "math.factorial(10**6)", "math.comb(10**7, 5 * 10**6)",
+    "math.perm(10**6)", "pow(3, 2**4096 - 1, 2**4096 - 3)", "math.prod((2**4000,) * 200)",
+    "sum(((1,) * 4000,) * 250, ())", "int('9' * 4000) ** 3", "np.ones(10**9)", "str(10**5000)",
+]
+
+_RUN_BOMBS = """
+import importlib.util, json, sys, time
+import symcompile as sc
+results = []
+for number, expression in enumerate(json.loads(sys.argv[1])):
+    path = f"{sys.argv[2]}/bomb_{number}.py"
+    with open(path, "w") as file:
+        file.write("import math\\nimport numpy as np\\n\\n\\ndef f(x):\\n    if x > 0:\\n"
+                   f"        return {expression}\\n    return x\\n")
+    spec = importlib.util.spec_from_file_location(f"bomb_{number}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    start = time.perf_counter()
+    compiled = sc.symbolic(module.f)
+    result = compiled(-1)
+    results.append((expression, time.perf_counter() - start, result, len(compiled.source)))
+print(json.dumps(results))
+"""
+
+
+def test_never_stuck_folding_prices_every_operation_before_running_it(tmp_path: object) -> None:
+    """Each bomb sits in a branch that never runs: the original returns at once, and so must
+    compiling and calling the compiled function (a subprocess, so a regression fails rather
+    than hangs)."""
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _RUN_BOMBS, json.dumps(_BOMBS), str(tmp_path)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    results = json.loads(done.stdout)
+    assert [expression for expression, *_ in results] == _BOMBS
+    for expression, seconds, result, source_length in results:
+        assert result == -1, expression  # the original's result
+        assert source_length < 5000, expression  # no folded giant written into the code
+        assert seconds < 2.0, (expression, seconds)
+
+
+@pytest.mark.parametrize(("expression", "value"), [
+    ("2 ** 100", 2 ** 100), ("pow(3, 5, 7)", 5), ("pow(3, -1, 7)", 5), ("round(1234, -2)", 1200),
+    ("math.comb(100, 50)", math.comb(100, 50)), ("math.factorial(300)", math.factorial(300)),
+    ("1 << 4000", 1 << 4000), ("'ab' * 3", "ababab"), ("divmod(2 ** 4000, 7)", divmod(2 ** 4000, 7)),
+    ("sum((1.5, 2.5) * 100)", 400.0), ("math.gcd(2 ** 4000, 6 ** 100)", 2 ** 100),
+    ("int('9' * 1000) % 7", int("9" * 1000) % 7), ("round(2.675, 2)", 2.67),
+])
+def test_never_slower_cheap_operations_still_fold(make_module: Callable[[str], types.ModuleType],
+                                                  expression: str, value: object) -> None:
+    module = make_module(f"import math\n\n\ndef f(x):\n    return x, {expression}\n")
+    compiled = sc.symbolic(module.f)
+    assert bits(compiled(0)) == bits(module.f(0)) == bits((0, value))
+    assert expression not in compiled.source, compiled.source
+
+
+def test_never_stuck_every_operation_the_folder_runs_is_priced() -> None:
+    from symcompile import fold_budget
+    from symcompile.ops import OPS
+    from symcompile.passes.fold_constants import PURE_BUILTINS, PURE_MODULES
+
+    unpriced = [name for name, info in OPS.items() if fold_budget.refusal(info.evaluate, (1, 1))]
+    assert unpriced == ["matmul"]  # no constant has a matrix product
+    callables = list(PURE_BUILTINS) + [value for module in PURE_MODULES
+                                       for value in vars(module).values() if callable(value)]
+    for function in callables:  # any arguments, even too few: a price, never a crash
+        for args in ((), (2,), (1.5, 2), (2, 3, 5)):
+            assert fold_budget.refusal(function, args) is None, (function, args)

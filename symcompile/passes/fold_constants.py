@@ -1,8 +1,9 @@
 """fold_constants: evaluate pure operations whose operands are all constants.
 
 Folding runs the real Python (or NumPy) operation, so the value is exactly what the program
-would compute. An evaluation that raises, warns, or would build a value larger than CPython's
-own folder allows is left in the code to happen at run time. It also reads global constants
+would compute. An evaluation that raises, warns, would build a value larger than CPython's own
+folder allows, or may cost more than a few milliseconds (priced before it runs, by
+symcompile.fold_budget) is left in the code to happen at run time. It also reads global constants
 (`SCALE = 2.0`, `DEBUG = False`) and constants of NumPy, math and cmath (`math.pi`); a
 global it reads becomes an assumption the generated code checks on every call.
 
@@ -27,17 +28,14 @@ from typing import Callable
 
 import numpy as np
 
-from .. import ir, notes, objects
+from .. import fold_budget, ir, notes, objects
 from ..analysis import written_names
 from ..codegen import expression_text
 from ..effects import TRUSTED_MODULES, Effects, rewrite_clean_statements
 from ..ops import OPS
 from ..rewrite import map_statement_expressions, statement_expressions, walk_statements
 
-# CPython's folder refuses results above these sizes; ours are a little more generous
-MAX_INT_BITS = 4096
-MAX_STR_LENGTH = 4096
-MAX_TUPLE_LENGTH = 256
+from ..fold_budget import MAX_INT_BITS, MAX_STR_LENGTH, MAX_TUPLE_LENGTH, MAX_TUPLE_SIZE
 
 # immutable values a folded result (and a folded global) may be
 _FOLDABLE_TYPES = (bool, int, float, complex, str, bytes, type(None), np.generic)
@@ -51,8 +49,9 @@ PURE_MODULES: frozenset[types.ModuleType] = frozenset({math})
 
 def is_foldable_value(value: object) -> bool:
     """An immutable value of bounded size, safe to compute once and write into the code."""
-    if isinstance(value, tuple):
-        return len(value) <= MAX_TUPLE_LENGTH and all(map(is_foldable_value, value))
+    if isinstance(value, tuple):  # `(2**4000,) * 200` would be 250 kB of code
+        return len(value) <= MAX_TUPLE_LENGTH and fold_budget.size(value) <= MAX_TUPLE_SIZE \
+            and all(map(is_foldable_value, value))
     if not isinstance(value, _FOLDABLE_TYPES):
         return False
     if isinstance(value, int) and not isinstance(value, bool):
@@ -62,31 +61,15 @@ def is_foldable_value(value: object) -> bool:
     return True
 
 
-def _too_big(function: Callable[..., object], args: tuple[object, ...]) -> bool:
-    """Whether evaluating would build an oversized value (checked before running it)."""
-    if function in (operator.pow, pow) and len(args) == 2:
-        base, exponent = args
-        if isinstance(base, int) and isinstance(exponent, int) and exponent > 0:
-            return base.bit_length() * exponent > MAX_INT_BITS
-    if function is operator.lshift:
-        base, shift = args
-        if isinstance(base, int) and isinstance(shift, int):
-            return base.bit_length() + shift > MAX_INT_BITS
-    if function is operator.mul:
-        for sequence, count in (args, args[::-1]):
-            if isinstance(sequence, (str, bytes, tuple)) and isinstance(count, int):
-                return len(sequence) * count > MAX_STR_LENGTH
-    if function in (math.factorial, math.comb, math.perm):
-        return any(isinstance(arg, int) and arg > 1000 for arg in args)
-    return False
-
-
 def evaluate(function: Callable[..., object], args: tuple[object, ...],
-             kwargs: dict[str, object] | None = None) -> tuple[bool, object]:
+             kwargs: dict[str, object] | None = None,
+             priced_as: Callable[..., object] | None = None) -> tuple[bool, object]:
     """(True, result) if `function(*args)` runs quietly and gives a foldable value, else
-    (False, why): an exception, a warning or a NumPy floating-point error leaves it to run time."""
-    if _too_big(function, args):
-        return False, "would build a value over the size caps"
+    (False, why): an exception, a warning or a NumPy floating-point error leaves it to run time,
+    and so does a cost over the budget (the price of `priced_as` where given)."""
+    refused = fold_budget.refusal(priced_as or function, args, kwargs)
+    if refused is not None:
+        return False, refused
     with warnings.catch_warnings(record=True) as caught, np.errstate(all="raise"):
         warnings.simplefilter("always")
         try:
@@ -197,12 +180,13 @@ class _Folder:
 
     def _evaluated(self, expr: ir.Expr, function: Callable[..., object],
                    exprs: tuple[ir.Expr, ...], kwargs: dict[str, object] | None = None,
-                   extra: list[ir.Assumption] | None = None) -> ir.Expr:
+                   extra: list[ir.Assumption] | None = None,
+                   priced_as: Callable[..., object] | None = None) -> ir.Expr:
         """`expr` replaced by `function` of the constant values of `exprs`, if that folds."""
         found = self.values(exprs)
         if found is None:
             return expr
-        ok, result = evaluate(function, found[0], kwargs)
+        ok, result = evaluate(function, found[0], kwargs, priced_as)
         if not ok:
             notes.missed(f"not folded {expression_text(expr)}: {result}", self.loc)
             return expr
@@ -219,7 +203,9 @@ class _Folder:
                 # ones may or may not be one object at run time)
                 return ir.Const((left is right) == (op == "is"))
             case ir.Compare(ops, operands):
-                folded = self._evaluated(expr, _comparison_chain(ops), operands)
+                # every comparison costs time linear in its operands' sizes, and so does a chain
+                folded = self._evaluated(expr, _comparison_chain(ops), operands,
+                                         priced_as=operator.eq)
                 if folded is expr and len(ops) > 1:
                     return self._leading_comparison(ops, operands) or expr
                 return folded
@@ -232,7 +218,8 @@ class _Folder:
             case ir.Subscript(sequence, index) if (key := _const_index(index)) is not None:
                 found = self.values((sequence,))
                 if found is not None and isinstance(found[0][0], (tuple, str, bytes)):
-                    return self._evaluated(expr, lambda items: items[key], (sequence,))  # type: ignore[index]
+                    return self._evaluated(expr, lambda items: items[key], (sequence,),  # type: ignore[index]
+                                           priced_as=operator.getitem)
             case ir.IfExp(test, body, orelse):
                 found = self.values((test,))
                 if found is not None:
