@@ -164,3 +164,76 @@ def test_never_stuck_every_operation_the_folder_runs_is_priced() -> None:
     for function in callables:  # any arguments, even too few: a price, never a crash
         for args in ((), (2,), (1.5, 2), (2, 3, 5)):
             assert fold_budget.refusal(function, args) is None, (function, args)
+
+
+# ---------------------------------------------------------------- hoisting never costs
+
+_HOISTING = """
+def product_in_loop(a, b, n):
+    total = 0
+    for i in range(n):
+        total += a * b
+    return total
+
+
+def product_in_sure_loop(a, b, n):
+    total = 0
+    for i in range(100):
+        total += a * b + n
+    return total
+
+
+def product_in_branch_of_sure_loop(a, b, n):
+    total = 0
+    for i in range(100):
+        if n > i:
+            total += a * b
+    return total
+
+
+def sum_in_loop(a, b, n):
+    total = 0
+    for i in range(n):
+        total += a + b
+    return total
+"""
+
+
+def _hoisted(source: str, expression: str) -> bool:
+    """Whether `source` computes `expression` into a temporary before its loop."""
+    before_loop = source.split("    for ")[0]
+    return f"= {expression}\n" in before_loop
+
+
+def test_never_slower_product_of_huge_ints_not_hoisted_out_of_a_loop_that_may_not_run(
+        make_module: Callable[[str], types.ModuleType]) -> None:
+    import time
+
+    module = make_module(_HOISTING)
+    compiled = sc.symbolic(module.product_in_loop)
+    a = (1 << 5_000_000) - 1
+    b = a - 2
+    assert compiled(a, b, 0) == 0  # compiles the version for ints
+    assert not _hoisted(sc.source(compiled, a, b, 0), "a * b")
+    timings = []
+    for function in (module.product_in_loop, compiled):
+        start = time.perf_counter()
+        function(a, b, 0)
+        timings.append(time.perf_counter() - start)
+    assert timings[1] <= timings[0] + 0.2, timings
+
+
+@pytest.mark.parametrize(("name", "expression", "hoisted"), [
+    ("product_in_sure_loop", "a * b + n", True),  # the first turn computes it anyway
+    ("product_in_branch_of_sure_loop", "a * b", False),  # the branch may never be taken
+    ("sum_in_loop", "a + b", True),  # linear in the operands' sizes
+])
+def test_never_slower_products_of_ints_hoisted_only_where_the_loop_computes_them(
+        make_module: Callable[[str], types.ModuleType], name: str, expression: str,
+        hoisted: bool) -> None:
+    module = make_module(_HOISTING)
+    original = getattr(module, name)
+    compiled = sc.symbolic(original)
+    for args in ((3, 4, 5), (3, 4, 0), (2 ** 70, -5, 200)):
+        assert compiled(*args) == original(*args)
+    assert _hoisted(sc.source(compiled, 3, 4, 5), expression) == hoisted, sc.source(compiled, 3, 4, 5)

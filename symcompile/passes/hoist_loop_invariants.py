@@ -8,6 +8,14 @@ knows (mixed int and float arithmetic is left alone: a huge int raises OverflowE
 expression that might raise stays where it is. Types that come from the arguments a version is
 compiled for are checked on entry, as for simplify_algebra.
 
+Hoisting must not make the program slower either. Float and bool operations take constant
+time, and `+`, `-`, the comparisons and the bitwise operators on ints take time linear in their
+operands' sizes (the order of the time that made those operands). A product of two ints does
+not (two 5-million-bit ints take a second), so it is hoisted only where the loop's first turn
+computes it anyway: a loop sure to run (over `range` of constants with at least one number, a
+constant non-empty sequence, `while True`), in a statement before any branch or exit of the
+turn (and from a `while` test, which is computed at least once).
+
 In the example, the annotations stand for the argument types the version is compiled for.
 
 Example::
@@ -46,6 +54,28 @@ from ..value_types import Known, TypeEnv, type_assumptions, type_of, types_befor
 _NEVER_RAISE = frozenset({"add", "sub", "mul", "eq", "ne", "lt", "le", "gt", "ge", "neg", "pos",
                           "not"})
 _NEVER_RAISE_ON_INTS = _NEVER_RAISE | {"bitand", "bitor", "bitxor", "invert"}
+# operators whose time on two ints grows faster than their sizes: hoisted only where the first
+# turn computes them anyway
+_COSTLY_ON_INTS = frozenset({"mul"})
+
+
+def _surely_computed(expr: ir.Expr, found: set[ir.Expr]) -> None:
+    """Add `expr` and the parts of it that computing it always computes (not the operands
+    after the first of `and`/`or`, nor the branches of `x if c else y`) to `found`."""
+    found.add(expr)
+    match expr:
+        case ir.BoolOp(_, values):
+            children: tuple[ir.Expr, ...] = values[:1]
+        case ir.IfExp(test, _, _):
+            children = (test,)
+        case _:
+            children = tuple(expr_children(expr))
+    for child in children:
+        _surely_computed(child, found)
+
+
+def _costly(op: str, facts: list[list[Known]]) -> bool:
+    return op in _COSTLY_ON_INTS and all(fact[0].type is int for fact in facts)
 
 
 class _Hoister:
@@ -53,10 +83,14 @@ class _Hoister:
         self.untracked = untracked_names(function)
         self.env_before = types_before(function)
         self.taken = all_names(function)
+        self.taken_locals = function.locals
+        self.namespace = function.namespace
         self.relied: set[str] = set()  # the arguments whose types it relied on
 
-    def _safe(self, expr: ir.Expr, fixed: set[str], env: TypeEnv) -> list[Known] | None:
-        """The type facts showing `expr` is invariant and quiet, or None if it is not."""
+    def _safe(self, expr: ir.Expr, fixed: set[str], env: TypeEnv,
+              first_turn: set[ir.Expr]) -> list[Known] | None:
+        """The type facts showing `expr` is invariant, quiet and cheap to compute once more
+        (or computed by the loop's first turn anyway), or None if it is not."""
         match expr:
             case ir.Const():
                 known = type_of(expr, env)
@@ -64,30 +98,70 @@ class _Hoister:
             case ir.Name(name) if name in fixed and (known := env.get(name)):
                 return [known]
             case ir.Op(op, args) | ir.Compare((op,), args):
-                facts = [self._safe(arg, fixed, env) for arg in args]
+                facts = [self._safe(arg, fixed, env, first_turn) for arg in args]
                 if any(fact is None for fact in facts):
                     return None
                 kinds = {fact[0].type for fact in facts}  # type: ignore[index]
                 allowed = _NEVER_RAISE_ON_INTS if kinds <= {bool, int} else \
                     _NEVER_RAISE if kinds == {float} else frozenset()
-                if op in allowed:
+                if op in allowed and (expr in first_turn or not _costly(op, facts)):  # type: ignore[arg-type]
                     return [known for fact in facts for known in fact]  # type: ignore[union-attr]
         return None
+
+    def _first_turn(self, loop: ir.For | ir.While) -> set[ir.Expr]:
+        """The expressions computed whenever the loop starts: a `while` test, and if the loop
+        is sure to run, its first turn's statements up to the first that branches or exits."""
+        found: set[ir.Expr] = set()
+        if isinstance(loop, ir.While):
+            _surely_computed(loop.test, found)
+        if not self._sure_to_run(loop):
+            return found
+        for stmt in loop.body:
+            if not isinstance(stmt, (ir.Assign, ir.AugAssign, ir.ExprStmt)):
+                break
+            _surely_computed(stmt.value, found)
+        return found
+
+    def _sure_to_run(self, loop: ir.For | ir.While) -> bool:
+        """Whether the loop's body runs at least once (`range` that the program has rebound
+        since would cost one product more, never a wrong value)."""
+        match loop:
+            case ir.While(ir.Const(value)):
+                return value is True
+            case ir.For(iter=ir.Const(value)) if isinstance(value, (tuple, str, bytes)):
+                return len(value) > 0
+            case ir.For(iter=ir.Call(func, bounds, ())) if self._is_range(func) \
+                    and 1 <= len(bounds) <= 3 \
+                    and all(isinstance(b, ir.Const) and type(b.value) is int for b in bounds):
+                return len(range(*(bound.value for bound in bounds))) > 0  # type: ignore[attr-defined]
+        return False
+
+    def _is_range(self, func: ir.Expr) -> bool:
+        if isinstance(func, ir.Const):
+            return func.value is range
+        namespace = self.namespace
+        return isinstance(func, ir.Name) and func.id == "range" and func.id not in self.taken_locals \
+            and namespace is not None and namespace.lookup("range") == (True, range)
 
     def _invariants(self, loop: ir.For | ir.While, env: TypeEnv) -> dict[ir.Expr, list[Known]]:
         """The largest quiet expressions in the loop whose operands it never changes."""
         fixed = {name for name in env if name not in self.untracked} - {
             name for stmt in walk_statements((loop,)) for name in assigned_names(stmt)}
+        first_turn = self._first_turn(loop)
         found: dict[ir.Expr, list[Known]] = {}
 
         def visit(expr: ir.Expr) -> None:
-            facts = self._safe(expr, fixed, env) if isinstance(expr, (ir.Op, ir.Compare)) else None
+            facts = self._safe(expr, fixed, env, first_turn) \
+                if isinstance(expr, (ir.Op, ir.Compare)) else None
             if facts is not None:
                 found[expr] = facts
                 return
-            if isinstance(expr, ir.Op) and all(self._safe(arg, fixed, env) is not None
-                                                 for arg in expr.args):
-                notes.missed(f"not hoisted {expression_text(expr)}: may raise", loop.loc)
+            if isinstance(expr, ir.Op):
+                args = [self._safe(arg, fixed, env, first_turn) for arg in expr.args]
+                if all(fact is not None for fact in args):
+                    why = "a product of ints may be slow, and the loop may not compute it" \
+                        if _costly(expr.op, args) else "may raise"  # type: ignore[arg-type]
+                    notes.missed(f"not hoisted {expression_text(expr)}: {why}", loop.loc)
             for child in expr_children(expr):
                 visit(child)
 
