@@ -231,3 +231,102 @@ def test_always_explainable_compiled_corpus_runs_only_at_the_originals_lines(nam
     assert compiled.__code__.co_filename == code.co_filename
     assert compiled.__code__.co_firstlineno == code.co_firstlineno
     assert _code_lines(compiled.__code__) <= _code_lines(code) | {code.co_firstlineno}
+
+
+# ------------------------------------------------------------------ finalizers
+
+FINALIZER_MODULE = """\
+    class Resource:
+        def __init__(self, tag="r"):
+            self.tag = tag
+
+        def __del__(self):
+            print("del", self.tag)
+
+    def dead_store():
+        d = Resource()
+        d = 0
+        print("after")
+        return 1
+
+    def rebind_in_branch(flag):
+        d = Resource()
+        if flag:
+            d = 0
+        print("after")
+        return 1
+
+    def rebind_in_loop(n):
+        d = Resource()
+        for i in range(n):
+            d = i
+            print("turn", i)
+        return 1
+
+    def rebind_at_the_end_of_a_turn(n):
+        d = Resource()
+        for i in range(n):
+            print("turn", i)
+            d = 0
+        return 1
+
+    def rebind_after_the_loop_else(n):
+        for i in range(n):
+            d = Resource(i)
+        else:
+            d = None
+        print("after")
+        return 1
+
+    def _helper():
+        r = Resource("helper")
+        return 1
+
+    def inlined_helper():
+        x = _helper()
+        print("after")
+        return x
+
+    def forwarded(a):
+        t = Resource(a)
+        y = t.tag
+        print("after")
+        return y
+    """
+
+FINALIZER_CALLS = {
+    "dead_store": (), "rebind_in_branch": (True,), "rebind_in_loop": (2,),
+    "rebind_at_the_end_of_a_turn": (2,), "rebind_after_the_loop_else": (2,),
+}
+
+
+@pytest.mark.xfail(strict=True, reason="issue 15 #4 open: eliminate_dead_code drops a dead "
+                   "store whose replaced value may have a __del__ (a sound rule kept inlined "
+                   "parameters' aliases in loops and slowed the loops benchmark)")
+@pytest.mark.parametrize("name", FINALIZER_CALLS)
+def test_never_wrong_dead_store_keeps_the_finalizer_where_it_runs(make_module, name):
+    module = make_module(FINALIZER_MODULE)
+    original = getattr(module, name)
+    assert_equivalent(original, sc.symbolic(original), FINALIZER_CALLS[name])
+
+
+def test_never_slower_dead_store_over_a_number_still_goes(make_module):
+    module = make_module("""\
+        def f(x):
+            d = x * 2.0
+            d = 0
+            print("after")
+            return x
+        """)
+    compiled = sc.symbolic(module.f)
+    assert "d = 0" not in sc.source(compiled, 1.5)
+    assert_equivalent(module.f, compiled, (1.5,))
+
+
+@pytest.mark.xfail(strict=True, reason="issue 15 #4 open: an inlined helper's locals and a "
+                   "forwarded value die at another moment than the original's")
+@pytest.mark.parametrize("name, args", [("inlined_helper", ()), ("forwarded", ("a",))])
+def test_never_wrong_inlined_and_forwarded_values_die_in_place(make_module, name, args):
+    module = make_module(FINALIZER_MODULE)
+    original = getattr(module, name)
+    assert_equivalent(original, sc.symbolic(original), args)
