@@ -16,7 +16,6 @@ comprehensions, f-strings, walrus, ...). They are barriers for the passes, never
 from __future__ import annotations
 
 import ast
-import math
 import struct
 import types
 from dataclasses import dataclass, field, replace
@@ -30,12 +29,14 @@ _VALUE_TYPES = (type(None), bool, int, str, bytes, type(Ellipsis))
 def const_key(value: object) -> object:
     """A hashable key that identifies a constant by type and bits (never by `==`).
 
-    Floats compare by bits (all NaNs alike), so `0.0` and `-0.0` differ; other objects without
-    a literal spelling (arrays, functions, modules) are the same constant only if identical.
+    Floats compare by bits, so `0.0` and `-0.0` differ, and so do `nan` and `-nan` (a NaN's
+    sign is part of the value: `x * nan` and `x * -nan` are not one expression); other objects
+    without a literal spelling (arrays, functions, modules) are the same constant only if
+    identical.
     """
     kind = type(value)
     if kind is float:
-        return (kind, "nan") if math.isnan(value) else (kind, struct.pack("<d", value))
+        return (kind, struct.pack("<d", value))
     if kind is complex:
         return (kind, const_key(value.real), const_key(value.imag))
     if kind is tuple:

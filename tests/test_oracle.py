@@ -21,8 +21,8 @@ from symcompile.oracle import (
 )
 
 NAN = math.nan
-# A NaN with a different payload (and the sign bit set) from math.nan.
-OTHER_NAN = struct.unpack("<d", struct.pack("<Q", 0xFFF8_0000_0000_1234))[0]
+# A NaN with a different payload (and the same sign) from math.nan.
+OTHER_NAN = struct.unpack("<d", struct.pack("<Q", 0x7FF8_0000_0000_1234))[0]
 
 
 # ---------------------------------------------------------------------------
@@ -35,6 +35,7 @@ DIFFERENT: list[tuple[str, Any, Any]] = [
     ("bool vs int", True, 1),
     ("bool vs float", True, 1.0),
     ("nan vs number", NAN, 1.0),
+    ("nan signs", NAN, -NAN),
     ("inf signs", math.inf, -math.inf),
     ("floats", 0.1 + 0.2, 0.3),
     ("ints", 2**100, 2**100 + 1),

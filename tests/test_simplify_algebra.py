@@ -269,10 +269,6 @@ def minus_itself_float(x):
     return x - x
 
 
-def divided_by_itself(x):
-    return x / x
-
-
 def not_less_floats(x, y):
     return not (x < y)
 
@@ -308,7 +304,6 @@ CASES: dict[str, RuleCase] = {
     "x + 0.0 → x": RuleCase(plus_zero_float, (2.0,), "    return x, x\n"),
     "x * 0.0 → 0.0": RuleCase(times_zero_float, (2.0,), "    return 0.0, 0.0\n"),
     "x - x → 0.0": RuleCase(minus_itself_float, (2.0,), "    return 0.0\n"),
-    "x / x → 1.0": RuleCase(divided_by_itself, (2.0,), "    return 1.0\n"),
     "not (a < b) → a >= b (floats)": RuleCase(not_less_floats, (1.0, 2.0), "    return x >= y\n"),
 }
 
@@ -326,8 +321,7 @@ class Witness:
 WITNESSES: dict[str, Witness] = {
     "x + 0.0 → x": Witness((-0.0,), (0.0, 0.0), (-0.0, -0.0)),
     "x * 0.0 → 0.0": Witness((-1.0,), (-0.0, -0.0), (0.0, 0.0)),
-    "x - x → 0.0": Witness((math.inf,), math.nan, 0.0),
-    "x / x → 1.0": Witness((0.0,), ZeroDivisionError, 1.0),
+    "x - x → 0.0": Witness((math.inf,), math.inf - math.inf, 0.0),  # the machine's NaN (sign)
     "not (a < b) → a >= b (floats)": Witness((math.nan, 1.0), True, False),
 }
 
@@ -716,10 +710,10 @@ def test_a_complex_times_one_stays() -> None:
     first = complex(1.0, -0.0)
     # multiplying by 1.0 (as the complex 1+0j) loses the sign of -0.0 and turns inf * 0 into NaN
     assert same_value(first * 1.0, complex(1.0, 0.0))
-    assert same_value(complex(math.inf, 1.0) * 1.0, complex(math.inf, math.nan))
+    assert same_value(complex(math.inf, 1.0) * 1.0, complex(math.inf, math.inf * 0.0))  # a made NaN
     assert same_value(compiled(first), complex(1.0, 0.0))
     assert sc.source(compiled, first) == as_written(times_one_float)
-    assert same_value(compiled(complex(math.inf, 1.0)), complex(math.inf, math.nan))
+    assert same_value(compiled(complex(math.inf, 1.0)), complex(math.inf, math.inf * 0.0))
 
 
 @pytest.mark.parametrize("first", [2.0, np.array([1.0])])

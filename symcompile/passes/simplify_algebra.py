@@ -119,14 +119,6 @@ def _absorbing_zero(zero: object, types: tuple[type, ...]) -> Callable[[ir.Op, T
     return apply
 
 
-def _self_quotient(node: ir.Op, env: TypeEnv) -> Result:
-    """`x / x → 1.0` for a float x."""
-    left, right = _operands(node, "truediv")
-    if left == right and _quiet(left) and (known := _typed(left, env, float)):
-        return ir.Const(1.0), (known,)
-    return None
-
-
 def _double_negation(node: ir.Op, env: TypeEnv) -> Result:
     """`-(-x) → x` for an int, float or complex x (not a bool: `-(-True)` is 1)."""
     match node:
@@ -178,11 +170,11 @@ RULES: tuple[Rule, ...] = (
     Rule("not (a == b) → a != b", "type-conditional",
          _negated_comparison((bool, int, float, complex), frozenset({"eq", "ne"}))),
     Rule("not (a < b) → a >= b", "type-conditional", _negated_comparison((bool, int), _ORDER)),
-    # fastmath only: true for real numbers, wrong for -0.0, NaN or infinities
+    # fastmath only: true for real numbers, wrong for -0.0, NaN or infinities. fastmath changes
+    # float values, never exceptions: `x / x → 1.0` is no rule, 0.0 / 0.0 raises ZeroDivisionError
     Rule("x + 0.0 → x", "unsafe", _identity("add", 0.0, _FLOATS)),
     Rule("x * 0.0 → 0.0", "unsafe", _absorbing_zero(0.0, _FLOATS)),
     Rule("x - x → 0.0", "unsafe", _difference_of_equals(0.0, _FLOATS)),
-    Rule("x / x → 1.0", "unsafe", _self_quotient),
     Rule("not (a < b) → a >= b (floats)", "unsafe", _negated_comparison(_FLOATS, _ORDER)),
 )
 
