@@ -51,6 +51,7 @@ def _serve(conn: Connection, log: str, stacks: str) -> None:
         os.dup2(out.fileno(), 2)
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
     stack_file = open(stacks, "w", encoding="utf-8")  # noqa: SIM115 - open while serving
+    conn.send(("ready",))
     with tempfile.TemporaryDirectory(prefix="symcompile-fuzz-") as name:
         while True:
             request = conn.recv()
@@ -84,8 +85,9 @@ class Result:
 class Worker:
     """A worker process, restarted when it hangs, dies or has served `RESTART_EVERY` cases."""
 
-    def __init__(self, out: Path) -> None:
+    def __init__(self, out: Path, slack: float = SLACK) -> None:
         self.out = out
+        self.slack = slack
         self.context = multiprocessing.get_context("spawn")
         self.process: Any = None
         self.conn: Connection | None = None
@@ -100,6 +102,8 @@ class Worker:
         child.close()
         self.conn = parent
         self.served = 0
+        if not parent.poll(120) or parent.recv() != ("ready",):
+            raise RuntimeError("the fuzz worker did not start")
 
     def stop(self) -> None:
         if self.process is not None:
@@ -117,7 +121,7 @@ class Worker:
         self.served += 1
         case: Case | None = request[1] if request[0] == "run" else None
         phase = "harness"
-        deadline = time.monotonic() + (case.timeout if case else timeout) + SLACK
+        deadline = time.monotonic() + (case.timeout if case else timeout) + self.slack
         self.conn.send(request)
         while True:
             remaining = deadline - time.monotonic()
@@ -133,7 +137,7 @@ class Worker:
                 return self._timed_out(case, phase)
             if message[0] == "case":
                 case = message[1]
-                deadline = time.monotonic() + case.timeout + SLACK
+                deadline = time.monotonic() + case.timeout + self.slack
             elif message[0] == "phase":
                 phase = message[1]
             else:
