@@ -140,7 +140,7 @@ class Worker:
                 deadline = time.monotonic() + case.timeout + self.slack
             elif message[0] == "phase":
                 phase = message[1]
-            else:
+            elif message[0] == "done":
                 return Result(case, message[1])
 
     def _timed_out(self, case: Case | None, phase: str) -> Result:
