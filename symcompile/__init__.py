@@ -15,12 +15,13 @@ Python. `f.source` shows what runs.
     print(sc.explain(fancy_func, 1, 2, 3, 4))   # every change, pass by pass
 """
 
-from .api import clear_cache, compiled_function, disable, source, symbolic
+from .api import cache_info, clear_cache, compiled_function, disable, source, symbolic
+from .cache import CacheInfo
 from .check import CheckError
 from .errors import SymbolicError
 from .explain import Explanation, explain
 from .modules import optimize_source
 
-__all__ = ["CheckError", "Explanation", "SymbolicError", "clear_cache", "compiled_function",
-           "disable", "explain", "optimize_source", "source", "symbolic"]
+__all__ = ["CacheInfo", "CheckError", "Explanation", "SymbolicError", "cache_info", "clear_cache",
+           "compiled_function", "disable", "explain", "optimize_source", "source", "symbolic"]
 __version__ = "0.1.0"

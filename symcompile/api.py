@@ -9,6 +9,11 @@ plain call of the generated code, with no Python-level layer in between.
 The replacement code needs as many free variables as the function's closure has cells. A
 compiled version with objects bound in cells of its own grows the public function's closure
 first (`loader.install`); where that is impossible, the installed code forwards the call.
+
+The versions live in a bounded cache (`cache.py`). Compiling runs outside any lock, since the
+passes may run user code that calls the function; such a call runs the original Python.
+Forwarding code reaches its target weakly (`callpath.py`), so that a dropped function is freed
+with its versions, and each version's `linecache` entry goes with its generated function.
 """
 
 from __future__ import annotations
@@ -21,16 +26,19 @@ import os
 import threading
 import types
 import weakref
-from typing import Any, Callable, Iterator, Sequence, TypeVar, overload
+from typing import Any, Callable, Hashable, Iterator, Sequence, TypeVar, overload
 
-from . import check, codegen, frontend, ir, loader, notes, objects, pipeline, value_types
+from . import (cache, callpath, check, codegen, frontend, ir, loader, notes, objects, pipeline,
+               value_types)
+from .attributes import static_attribute
+from .cache import CacheInfo
 from .errors import SymbolicError
 from .pipeline import Pass, PassRun
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 # the key of the general, type-agnostic version in a function's cache of compiled versions
-GENERAL: tuple[object, ...] = ()
+GENERAL: Hashable = ()
 
 # after this many recompiles forced by changed globals, stop relying on globals at all
 MAX_STALE_RECOMPILES = 5
@@ -97,17 +105,22 @@ class SourceText:
 
 
 class SymbolicFunction:
-    """The state behind one `@symbolic` function: its source, cache of versions and call path."""
+    """The state behind one `@symbolic` function: its source, cache of versions and call path.
+
+    No user code runs under `lock`: one thread compiles each version, outside it (`pending`),
+    and stores it under it. A call of the function from code the compiler runs, or needing a
+    version another thread is compiling, runs the original Python (see `callpath`)."""
 
     def __init__(self, original: types.FunctionType, passes: Sequence[Pass], guards: bool,
                  static_argnames: Sequence[str] = (), fastmath: bool = False,
                  check: bool = False, comments: bool = False,
                  compiled_object: type | None = None) -> None:
         self.original = original
-        # for a compiled object, its class: `original` is the class's `__call__`, whose first
-        # parameter is the object (a static argument), whose structure the passes may read
-        # (see `objects`)
+        # for a compiled object, its class: `original` is the class's `__call__` (what a
+        # `@symbolic` one compiles), whose first parameter is the object (a static argument),
+        # whose structure the passes may read (see `objects`); `called`: what the class holds
         self.compiled_object = compiled_object
+        self.called = objects.class_call(compiled_object) if compiled_object else None
         self.passes = tuple(passes)
         self.guards = guards
         self.fastmath = fastmath
@@ -117,15 +130,14 @@ class SymbolicFunction:
         self.static_argnames = _checked_static_argnames(self.signature, static_argnames, original)
         self.stale_recompiles = 0
         self.type_misses = 0
-        self.installed_key: tuple[object, ...] | None = None
+        self.installed_key: Hashable | None = None
         self.source = frontend.read_function_source(original)
         self.scope = loader.Scope.of(original)
         self.pass_through = bool(original.__code__.co_flags & frontend.PASS_THROUGH_FLAGS)
-        # per key: the version compiled for the argument types of the call that made it, and
-        # (where that one relies on them) the version for any types
-        self.versions: dict[tuple[object, ...], CompiledVersion] = {}
-        self.untyped: dict[tuple[object, ...], CompiledVersion] = {}
+        self.cache: cache.VersionCache[CompiledVersion] = cache.VersionCache()
         self.lock = threading.Lock()
+        # the compilations in progress, by (key, for any types)
+        self.pending: dict[tuple[Hashable, bool], threading.Event] = {}
         self.stubs: dict[int, types.CodeType] = {}
         self.wrapper = self._make_wrapper()
         with _registry_lock:
@@ -147,11 +159,13 @@ class SymbolicFunction:
 
     # ------------------------------------------------------------ call path
 
+    @callpath.entry
     def _first_call(self, *args: Any, **kwargs: Any) -> Any:
-        """The stub's target: compile (once, under the lock), install, then run this call."""
+        """The stub's target: compile, install, then run this call."""
         if disabled():
             return self.original(*args, **kwargs)
-        return self._run(self.version(*self.key_for(args, kwargs)), args, kwargs)
+        version = self.selected_version(*self.key_for(args, kwargs), wait=False)
+        return self._run(version, args, kwargs)
 
     def _run(self, version: CompiledVersion, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """Call `version`. It checks its static values on entry by identity, but the cache
@@ -167,15 +181,18 @@ class SymbolicFunction:
         return version.function(*args, **kwargs)
 
     def key_for(self, args: tuple[Any, ...], kwargs: dict[str, Any],
-                ) -> tuple[tuple[object, ...], dict[str, Any], dict[str, ir.ArgumentType]]:
-        """The cache key of the version these arguments select, the static values in it, and
-        the types of the other arguments (those of `SPECIALIZED_TYPES`, and the kinds of
-        NumPy arrays of numbers: `ir.ArrayKind`).
+                ) -> tuple[Hashable, dict[str, Any], dict[str, ir.ArgumentType]]:
+        """The cache key of the version these arguments select (see `cache.static_key`), the
+        static values written into it, and the types of the other arguments (those of
+        `SPECIALIZED_TYPES`, and the kinds of NumPy arrays of numbers: `ir.ArrayKind`). A
+        mutable static value is passed as it is, like any other argument.
 
         Raises TypeError, as the function would, when the arguments do not fit."""
         bound = self.signature.bind(*args, **kwargs)
         bound.apply_defaults()
-        values = {name: bound.arguments[name] for name in self.static_argnames}
+        key = tuple((name, cache.static_key(bound.arguments[name]))
+                    for name in self.static_argnames)
+        values = {name: bound.arguments[name] for name, part in key if part != cache.PASSED_AS_IS}
         kinds: dict[str, ir.ArgumentType] = {}
         shape_owners: dict[tuple[int, ...], str] = {}  # each shape's first argument
         for name, value in bound.arguments.items():
@@ -188,41 +205,44 @@ class SymbolicFunction:
                 owner = shape_owners.setdefault(value.shape, name)
                 symbols = tuple(f"{owner}[{axis}]" for axis in range(kind.ndim))
                 kinds[name] = dataclasses.replace(kind, shape=symbols)
-        key = tuple((name, ir.const_key(value)) for name, value in values.items())
         return key, values, kinds
 
     def _padded(self, free_count: int) -> loader.Scope:
         """The original's scope, padded with empty cells up to `free_count` free variables."""
         return dataclasses.replace(self.scope, padding=free_count - len(self.scope.closure))
 
+    def _forwarding(self, free_count: int, target: Callable[..., Any]) -> types.CodeType:
+        return loader.forwarding_code(self.source.node.args, self._padded(free_count), target)
+
     def _stub(self, free_count: int) -> types.CodeType:
         """The compiling stub, for a public function whose closure has `free_count` cells."""
         if free_count not in self.stubs:
-            self.stubs[free_count] = loader.forwarding_code(
-                self.source.node.args, self._padded(free_count), self._first_call)
+            target = callpath.WeakCall(self, "_first_call")
+            self.stubs[free_count] = self._forwarding(free_count, target)
         return self.stubs[free_count]
 
     def _install(self) -> None:
         """Point the public function at the right code: original, stub or compiled."""
         current = self.wrapper.__closure__ or ()
-        general = self.versions.get(self.installed_key) if self.installed_key is not None else None
+        slot = self.cache.slots.get(self.installed_key)
+        installed = slot.selected if slot is not None else None
         if disabled() or self.pass_through:
             target: Callable[..., Any] = self.original
             code, closure = self.original.__code__, self.original.__closure__ or ()
         elif self.check:
-            target, closure = self._checked_call, current
-            code = loader.forwarding_code(self.source.node.args, self._padded(len(current)), target)
-        elif general is None:
-            target, code, closure = self._first_call, self._stub(len(current)), current
+            target, closure = callpath.WeakCall(self, "_checked_call"), current
+            code = self._forwarding(len(current), target)
+        elif installed is None:
+            target, closure = callpath.WeakCall(self, "_first_call"), current
+            code = self._stub(len(current))
         else:
-            target = general.function
-            code, closure = general.function.__code__, general.function.__closure__ or ()
+            target = weakref.proxy(installed.function)  # the cache holds it while installed
+            code, closure = installed.function.__code__, installed.function.__closure__ or ()
         try:
             loader.install(self.wrapper, code, closure, self._stub)
         except loader.LayoutError:
             # the closure cannot change here: keep it, and forward the call to the target
-            forward = loader.forwarding_code(self.source.node.args, self._padded(len(current)),
-                                             target)
+            forward = self._forwarding(len(current), target)
             loader.install(self.wrapper, forward, current, self._stub)
 
     def reinstall(self) -> None:
@@ -231,37 +251,95 @@ class SymbolicFunction:
 
     # ---------------------------------------------------------------- cache
 
-    def version(self, key: tuple[object, ...], static: dict[str, Any],
-                kinds: dict[str, ir.ArgumentType]) -> CompiledVersion:
+    @property
+    def versions(self) -> dict[Hashable, CompiledVersion]:
+        """The version each key's calls run now (a copy)."""
+        with self.lock:
+            return {key: s.selected for key, s in self.cache.slots.items() if s.selected}
+
+    @property
+    def untyped(self) -> dict[Hashable, CompiledVersion]:
+        """Each key's version for arguments of any type, where compiled (a copy)."""
+        with self.lock:
+            return {key: s.untyped for key, s in self.cache.slots.items() if s.untyped}
+
+    def _obtained(self, key: Hashable, static: dict[str, Any], kinds: dict[str, ir.ArgumentType],
+                  reason: str | None, untyped: bool, wait: bool) -> CompiledVersion:
+        """The version for `key` (the one for any types with `untyped`), compiled here unless
+        another thread is compiling it; then wait for that one, or with `wait=False` (a call:
+        it must never wait for code that may be waiting for it) raise `callpath.Busy`."""
+        while True:
+            with self.lock:
+                slot = self.cache.get(key)
+                found = None if slot is None else slot.untyped if untyped else slot.selected
+                if found is not None:
+                    self.cache.hits += 1
+                    return found
+                busy = self.pending.get((key, untyped))
+                if busy is None:
+                    done = self.pending[(key, untyped)] = threading.Event()
+                    break
+            if not wait:
+                raise callpath.Busy
+            if callpath.compiling(self):
+                raise self._reentered()
+            busy.wait()
+        try:
+            made = self._compile(static, kinds, reason or self._miss_reason(static))
+            return self._store(key, static, made, untyped)
+        finally:
+            with self.lock:
+                del self.pending[(key, untyped)]
+            done.set()
+
+    def _store(self, key: Hashable, static: dict[str, Any], made: CompiledVersion,
+               untyped: bool) -> CompiledVersion:
+        """Keep `made` for `key` (unless a version is there already: then that one is used);
+        the first version stored is the one installed."""
+        with self.lock:
+            slot = self.cache.slot(key, static)
+            if untyped:
+                slot.untyped = made if slot.untyped is None else slot.untyped
+                found = slot.untyped
+            else:
+                if slot.selected is None:
+                    slot.selected = made
+                    if slot.untyped is None and not _relied_types(made):
+                        slot.untyped = made
+                    if self.installed_key in (None, key):
+                        self.installed_key = key
+                        self._install()
+                found = slot.selected
+            self.cache.evict(keep=self.installed_key)
+            return found
+
+    def version(self, key: Hashable, static: dict[str, Any], kinds: dict[str, ir.ArgumentType],
+                reason: str | None = None, wait: bool = True) -> CompiledVersion:
         """The compiled version for `key` (made with the `static` argument values), compiling
-        it once if needed for arguments of the types `kinds`. The first version compiled is
-        the one installed."""
-        with self.lock:
-            found = self.versions.get(key)
-            if found is None:
-                found = self.versions[key] = self._compile(static, kinds)
-                if not _relied_types(found):
-                    self.untyped[key] = found
-                if self.installed_key is None:
-                    self.installed_key = key
-                    self._install()
-            return found
+        it once if needed for arguments of the types `kinds` (`reason`: why it is needed, by
+        default the static values that differ from the installed version's). The first
+        version compiled is the one installed. `wait`: see `_obtained`."""
+        return self._obtained(key, static, kinds, reason, untyped=False, wait=wait)
 
-    def selected_version(self, key: tuple[object, ...], static: dict[str, Any],
-                         kinds: dict[str, ir.ArgumentType]) -> CompiledVersion:
+    def _miss_reason(self, static: dict[str, Any]) -> str:
+        with self.lock:
+            installed = self.cache.slots.get(self.installed_key)
+        return "first call" if installed is None else cache.static_change(installed.static, static)
+
+    def selected_version(self, key: Hashable, static: dict[str, Any],
+                         kinds: dict[str, ir.ArgumentType], wait: bool = True) -> CompiledVersion:
         """The version a call with these arguments runs."""
-        found = self.version(key, static, kinds)
-        if all(kinds.get(name) == kind for name, kind in _relied_types(found).items()):
+        found = self.version(key, static, kinds, wait=wait)
+        relied = _relied_types(found)
+        if all(kinds.get(name) == kind for name, kind in relied.items()):
             return found
-        return self.untyped_version(key, static)
+        return self.untyped_version(key, static, cache.type_change(relied, kinds), wait=wait)
 
-    def untyped_version(self, key: tuple[object, ...], static: dict[str, Any]) -> CompiledVersion:
+    def untyped_version(self, key: Hashable, static: dict[str, Any],
+                        reason: str = "the version for any argument types", wait: bool = True,
+                        ) -> CompiledVersion:
         """The version for `key` that takes arguments of any type, compiling it if needed."""
-        with self.lock:
-            found = self.untyped.get(key)
-            if found is None:
-                found = self.untyped[key] = self._compile(static, {})
-            return found
+        return self._obtained(key, static, {}, reason, untyped=True, wait=wait)
 
     def general_version(self) -> CompiledVersion:
         if self.static_argnames:
@@ -274,18 +352,10 @@ class SymbolicFunction:
     def clear(self) -> None:
         """Forget every compiled version; the next call compiles again."""
         with self.lock:
-            for version in {id(v): v for v in [*self.versions.values(), *self.untyped.values()]}.values():
-                self._forget(version)
-            self.versions.clear()
-            self.untyped.clear()
             self.installed_key = None
             self.type_misses = 0
-            self._install()
-
-    @staticmethod
-    def _forget(version: CompiledVersion) -> None:
-        if version.filename is not None:
-            loader.forget_source(version.filename)
+            self._install()  # first, so that no call is forwarded to a version dropped
+            self.cache.clear()
 
     def recompile(self) -> None:
         """Compile again now, reading the current values of the globals the compiler uses."""
@@ -294,6 +364,7 @@ class SymbolicFunction:
         if not self.static_argnames:
             self.version(GENERAL, {}, {})
 
+    @callpath.entry
     def _stale_call(self, *args: Any, **kwargs: Any) -> Any:
         """Where a failed guard sends the call: a global the compiled code relied on has been
         rebound (or deleted), or a static argument has another value. Run the version for
@@ -304,62 +375,74 @@ class SymbolicFunction:
             return args[0](*args[1:], **kwargs)
         key, static, kinds = self.key_for(args, kwargs)
         with self.lock:
-            version = self.versions.get(key)
-            if version is not None and not self._globals_hold(version):
-                self.stale_recompiles += 1
-                self._forget(version)
-                version = None
-            untyped = self.untyped.get(key)
-            if untyped is not None and untyped is not version and not self._globals_hold(untyped):
-                self._forget(untyped)
-                del self.untyped[key]
-            if version is None:
-                self.untyped.pop(key, None)
-                version = self.versions[key] = self._compile(static, kinds)
-                if not _relied_types(version):
-                    self.untyped[key] = version
-                if key == self.installed_key or self.installed_key is None:
-                    self.installed_key = key
-                    self._install()
-        return self._run(version, args, kwargs)
+            slot = self.cache.get(key)
+            held = slot.versions() if slot is not None else []
+        stale = {id(version): why for version in held if (why := self._stale_because(version))}
+        reason = self._drop_stale(key, stale) if stale else None
+        if slot is not None and slot.selected is not None and id(slot.selected) not in stale:
+            with self.lock:
+                self.cache.hits += 1
+            return self._run(slot.selected, args, kwargs)
+        return self._run(self.version(key, static, kinds, reason, wait=False), args, kwargs)
+
+    def _drop_stale(self, key: Hashable, stale: dict[int, str]) -> str:
+        """Forget the versions for `key` whose globals changed (ids in `stale`); the reason."""
+        with self.lock:
+            self.stale_recompiles += 1
+            slot = self.cache.get(key)
+            if slot is not None:
+                slot.selected = None if id(slot.selected) in stale else slot.selected
+                slot.untyped = None if id(slot.untyped) in stale else slot.untyped
+            last = self.stale_recompiles == MAX_STALE_RECOMPILES
+        reason = next(iter(stale.values()))
+        return reason + (f" ({MAX_STALE_RECOMPILES} times: from now on compiled without "
+                         f"relying on globals)" if last else "")
 
     def _calls_original(self, value: object) -> bool:
         """Whether calling the compiled object `value` still runs the code compiled."""
         return not any(objects.fails(fact) for fact in
-                       objects.call_facts(value, self.original, self.compiled_object))
+                       objects.call_facts(value, self.called, self.compiled_object))
 
+    @callpath.entry
     def _checked_call(self, *args: Any, **kwargs: Any) -> Any:
         """In check mode, every call: compare the compiled version with the original first."""
-        version = self.version(*self.key_for(args, kwargs))  # what the call would run
+        version = self.version(*self.key_for(args, kwargs), wait=False)  # what the call would run
         return check.checked_call(self, version, args, kwargs)
 
+    @callpath.entry
     def _type_miss(self, *args: Any, **kwargs: Any) -> Any:
         """Where a failed type check sends the call: an argument's type is not the one the
         version was compiled for. Run the version for any types; after `MAX_TYPE_MISSES` such
         calls, install that version instead."""
-        key, static, _ = self.key_for(args, kwargs)
-        untyped = self.untyped_version(key, static)
+        key, static, kinds = self.key_for(args, kwargs)
+        with self.lock:
+            slot = self.cache.slots.get(key)
+            relied = _relied_types(slot.selected) if slot and slot.selected else {}
+        untyped = self.untyped_version(key, static, cache.type_change(relied, kinds), wait=False)
         with self.lock:
             self.type_misses += 1
-            if self.type_misses >= MAX_TYPE_MISSES and self.versions.get(key) is not untyped:
-                self.versions[key] = untyped
+            slot = self.cache.get(key)
+            if self.type_misses >= MAX_TYPE_MISSES and slot is not None \
+                    and slot.selected is not untyped:
+                slot.selected = untyped
                 if key == self.installed_key:
                     self._install()
         return self._run(untyped, args, kwargs)
 
-    def _globals_hold(self, version: CompiledVersion) -> bool:
-        """Whether every global the version relies on still has the value it was compiled with."""
+    def _stale_because(self, version: CompiledVersion) -> str | None:
+        """Why the version no longer fits: a global it relies on was rebound or deleted, or an
+        object fact failed; None if every assumption still holds."""
         namespace = frontend.namespace_of(self.original)
         assumptions = version.ir.assumptions if version.ir is not None else ()
         for assumption in assumptions:
             if assumption.fails_when is not None:
                 if objects.fails(assumption):
-                    return False
+                    return f"{assumption.name} changed ({assumption.reason})"
                 continue
             found, value = namespace.lookup(assumption.name)
             if not assumption.argument and not (found and value is assumption.value):
-                return False
-        return True
+                return f"global {assumption.name} {'rebound' if found else 'deleted'}"
+        return None
 
     # -------------------------------------------------------------- compiling
 
@@ -367,11 +450,18 @@ class SymbolicFunction:
         """A version that runs the original code: the whole function kept opaque."""
         return CompiledVersion(self.original, self.source.text, note=note)
 
-    def _compile(self, static: dict[str, Any], kinds: dict[str, ir.ArgumentType]) -> CompiledVersion:
+    def _compile(self, static: dict[str, Any], kinds: dict[str, ir.ArgumentType],
+                 reason: str) -> CompiledVersion:
+        """A new version (outside the lock: the passes may run user code), counted a miss."""
+        if callpath.compiling(self):
+            raise self._reentered()
+        with self.lock:
+            self.cache.compiled(reason)
         if self.pass_through:
             return self._as_written("generator or coroutine: passed through unchanged")
         try:
-            return self._compile_ir(static, kinds)
+            with callpath.marked_compiling(self):
+                return self._compile_ir(static, kinds)
         except SymbolicError:
             raise
         except RecursionError:
@@ -402,7 +492,7 @@ class SymbolicFunction:
             after = after.assuming(*value_types.type_assumptions(after, set(relied),
                                                                  "the object facts"))
         if self.compiled_object is not None:
-            after = after.assuming(*objects.call_facts(*static.values(), self.original,
+            after = after.assuming(*objects.call_facts(*static.values(), self.called,
                                                        self.compiled_object))
         comments = notes.comments_for(after, [note for run in log for note in run.notes],
                                       self.source.lines) if self.comments else None
@@ -416,7 +506,13 @@ class SymbolicFunction:
                                     padding=max(padding, 0))
         function, filename = loader.load(generated.source, scope, generated.lines)
         function.__doc__ = self.original.__doc__
+        weakref.finalize(function, loader.forget_source, filename)
         return CompiledVersion(function, generated.source, after, log, filename)
+
+    def _reentered(self) -> SymbolicError:
+        return self._error("its compiled code was asked for while it was being compiled",
+                           "code the compiler runs (a pass given with passes=, a __getattr__...)"
+                           " may call the function, not ask for its compiled code")
 
     def _error(self, message: str, hint: str) -> SymbolicError:
         node = self.source.node
@@ -504,12 +600,14 @@ def _decorate(func: Any, passes: Sequence[Pass], guards: bool = True,
         return type(func)(_decorate(func.__func__, **options))
     if isinstance(func, types.MethodType):
         return types.MethodType(_decorate(func.__func__, **options), func.__self__)
-    state = getattr(func, "_symcompile", None)
-    if isinstance(state, SymbolicFunction):
+    state = _state_of(func)
+    if state is not None:
         func = state.original
     method = objects.call_method(func)
     if method is not None and not static_argnames:
-        # a callable object: its `__call__`, compiled with the object as a static argument
+        # a callable object: its `__call__` (a `@symbolic` one's original), compiled with the
+        # object as a static argument
+        method = getattr(_state_of(method), "original", method)
         self_name = next(iter(inspect.signature(method).parameters), None)
         if self_name is not None:
             compiled = SymbolicFunction(method, passes, guards, (self_name,), fastmath, check,
@@ -528,13 +626,39 @@ def _version_for(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any], calle
                  ) -> CompiledVersion:
     """The compiled version of a `@symbolic` function (or bound method) these arguments
     select; TypeError if they do not fit its signature."""
-    target = func.__func__ if isinstance(func, types.MethodType) else func
-    state = getattr(target, "_symcompile", None)
-    if not isinstance(state, SymbolicFunction):
-        raise TypeError(f"{caller}() expects a @symbolic function; got {func!r} "
-                        f"(decorate it with @symcompile.symbolic first)")
+    state = _symbolic_state(func, caller)
     bound_self = (func.__self__,) if isinstance(func, types.MethodType) else ()
     return state.selected_version(*state.key_for((*bound_self, *args), kwargs))
+
+
+def _state_of(func: Any) -> SymbolicFunction | None:
+    """The state behind a `@symbolic` function or a bound method of one; read without running
+    code of `func`'s class (see `attributes`)."""
+    state = static_attribute(func, "_symcompile")
+    return state if isinstance(state, SymbolicFunction) else None
+
+
+def _symbolic_state(func: Any, caller: str) -> SymbolicFunction:
+    state = _state_of(func)
+    if state is None:
+        raise TypeError(f"{caller}() expects a @symbolic function; got {func!r} "
+                        f"(decorate it with @symcompile.symbolic first)")
+    return state
+
+
+def is_symbolic(func: Any) -> bool:
+    """Whether `func` is a `@symbolic` function (or a compiled object, a bound method of one)."""
+    return _state_of(func) is not None
+
+
+def cache_info(func: Any) -> CacheInfo:
+    """The cache of compiled versions of a `@symbolic` function: hits (calls that came through
+    Python and found their version; calls of the installed version are plain calls, not
+    counted), misses (compilations), its size now and at most (`cache.MAX_VERSIONS`, least
+    recently used dropped first), and why each compilation happened, the last 32."""
+    state = _symbolic_state(func, "cache_info")
+    with state.lock:
+        return state.cache.info()
 
 
 def source(func: Any, *args: Any, **kwargs: Any) -> str:

@@ -9,7 +9,10 @@ differ, the pipeline is cut short pass by pass to find the first pass whose rewr
 result, and `CheckError` names it, with the rules it applied and both outcomes.
 
 The function therefore runs three times per call: check mode is for finding a compiler bug,
-for functions whose effects are on their arguments and their printed output.
+for functions whose effects are on their arguments and their printed output. It can only
+compare deterministic functions: on a difference the original runs once more, and if its two
+runs differ too (random numbers, the time, state kept between calls) `CheckError` says so
+instead of blaming a pass.
 """
 
 from __future__ import annotations
@@ -63,8 +66,18 @@ def checked_call(state: SymbolicFunction, version: CompiledVersion,
     difference = oracle.explain_observation_difference(original, oracle.observe(compiled, args, kwargs))
     if difference is None:
         return compiled(*args, **kwargs)
-    culprit, rules = first_changing_pass(state, version, args, kwargs, original)
     call = ", ".join([*map(repr, args), *(f"{key}={value!r}" for key, value in kwargs.items())])
+    again = oracle.explain_observation_difference(original, oracle.observe(state.original, args, kwargs))
+    if again is not None:
+        raise CheckError(
+            f"check mode: {state.original.__qualname__}({call}) is not deterministic: two runs "
+            f"of the original on the same arguments differ ({again.strip().splitlines()[0]}), "
+            f"so check mode cannot compare it with the compiled code",
+            filename=state.source.filename, lineno=state.source.node.lineno,
+            hint="leave check=True off for this function (it reads random numbers, the time, "
+                 "or state that changes from call to call), or make it deterministic: pass "
+                 "the random generator or the changing state in as an argument")
+    culprit, rules = first_changing_pass(state, version, args, kwargs, original)
     raise CheckError(
         f"check mode: {state.original.__qualname__}({call}) differs from the original: "
         f"{difference.strip()}\n  original: {_describe(original)}\n"

@@ -22,6 +22,7 @@ import numpy as np
 
 from . import ir
 from .analysis import bound_names, read_counts
+from .attributes import static_attribute
 from .ops import OPS
 from .verify import IRError
 
@@ -88,7 +89,7 @@ def _binding_base(value: object) -> str:
         text = "_".join(_float_text(part) for part in parts)  # type: ignore[arg-type]
         name = text if type(value) is float else f"complex_{text}"
         return name if name.isidentifier() else "value"
-    name = getattr(value, "__name__", None)
+    name = static_attribute(value, "__name__")
     if not isinstance(name, str) or not name.replace(".", "_").isidentifier():
         name = type(value).__name__.lower()
     name = name.replace(".", "_").strip("_")  # `__call__` would be mangled in a class's code
@@ -394,7 +395,7 @@ def function_to_ast(function: ir.Function, recompile: Callable[..., object] | No
 def _readable_name(value: object) -> str:
     """How a message shows an object bound by name: its own name (`sin`, `numpy.linalg`), a
     number's repr (`nan`, `np.float64(1.5)`), else its type's name."""
-    name = getattr(value, "__name__", None)
+    name = static_attribute(value, "__name__")
     if isinstance(name, str):
         return name
     return repr(value) if isinstance(value, numbers.Number) else _binding_base(value)

@@ -12,6 +12,7 @@ import html
 from dataclasses import dataclass, field
 
 from . import ir
+from .attributes import static_attribute
 from .rewrite import expr_children, statement_expressions, walk_statements
 
 MAX_LABEL = 28
@@ -34,7 +35,7 @@ def _label(expr: ir.Expr) -> str:
     match expr:
         case ir.Const(value):
             return _short(repr(value) if isinstance(value, (int, float, complex, str, bool, type(None)))
-                          else getattr(value, "__name__", type(value).__name__))
+                          else static_attribute(value, "__name__", type(value).__name__))
         case ir.Name(name):
             return name
         case ir.Op(op):

@@ -17,6 +17,7 @@ from typing import Callable, Sequence
 
 from . import frontend, ir
 from .analysis import assignment_counts, local_names, untracked_names
+from .attributes import static_attribute
 from .errors import SymbolicError
 from .rewrite import (
     nested_bodies,
@@ -98,7 +99,7 @@ class Effects:
             return False
         if isinstance(func, ir.Name) and func.id in TRUSTED_BUILTINS:
             return value is getattr(builtins, func.id)
-        module = getattr(value, "__module__", None) or ""
+        module = static_attribute(value, "__module__") or ""
         if isinstance(module, str) and module.split(".")[0] in TRUSTED_MODULES:
             return True
         if isinstance(func, ir.Name):
@@ -111,8 +112,8 @@ class Effects:
     def _relied_by(self, value: object) -> dict[str, object] | None:
         """For a transparent function of this module, the globals its transparency relies on;
         None if it is not transparent."""
-        state = getattr(value, "_symcompile", None)
-        callee = getattr(state, "original", value)
+        state = static_attribute(value, "_symcompile")
+        callee = static_attribute(state, "original", value)
         namespace = self.function.namespace
         if not isinstance(callee, types.FunctionType) or namespace is None \
                 or callee.__globals__ is not namespace.globals or callee.__code__.co_freevars \

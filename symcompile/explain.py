@@ -161,7 +161,7 @@ def _labelled_diff(run: PassRun) -> str:
 
 def explain(func: Any, *args: Any, **kwargs: Any) -> Explanation:
     """What the compiler did to `func` (a function, `@symbolic` or not) for these arguments."""
-    compiled = func if hasattr(func, "_symcompile") else api.symbolic(func)
+    compiled = func if api.is_symbolic(func) else api.symbolic(func)
     version = api._version_for(compiled, args, kwargs, "explain")
     state = compiled._symcompile
     log = version.log

@@ -24,6 +24,7 @@ import types
 import numpy as np
 
 from . import ir
+from .attributes import static_attribute
 from .effects import Effects
 from .rewrite import statement_expressions, walk_expr, walk_statements
 from .value_types import type_of, types_before
@@ -53,13 +54,15 @@ def watchable(value: object) -> bool:
 def instance_attribute(value: object, attr: str) -> tuple[bool, object]:
     """(True, `value.attr`) if it is a plain instance attribute (in the instance's `__dict__`,
     not hidden by a property or other data descriptor of its class) holding a watchable value."""
-    if not is_plain_instance(value) or attr not in getattr(value, "__dict__", ()):
+    own = static_attribute(value, "__dict__")
+    if not is_plain_instance(value) or not isinstance(own, dict) or attr not in own:
         return False, None
     on_class = inspect.getattr_static(type(value), attr, _MISSING)
-    if on_class is not _MISSING and (hasattr(type(on_class), "__set__")
-                                     or hasattr(type(on_class), "__delete__")):
+    if on_class is not _MISSING and (
+            inspect.getattr_static(type(on_class), "__set__", _MISSING) is not _MISSING
+            or inspect.getattr_static(type(on_class), "__delete__", _MISSING) is not _MISSING):
         return False, None
-    found = vars(value)[attr]
+    found = own[attr]
     return (True, found) if watchable(found) else (False, None)
 
 
@@ -90,7 +93,7 @@ def list_facts(items: list[object]) -> list[ir.Assumption]:
     return facts
 
 
-def call_facts(value: object, method: types.FunctionType, kind: type | None = None,
+def call_facts(value: object, method: object, kind: type | None = None,
                ) -> list[ir.Assumption]:
     """Calling `value` runs `method`: its class (`kind`, by default its class now) and the
     class's `__call__` are as compiled."""
@@ -103,11 +106,17 @@ def call_facts(value: object, method: types.FunctionType, kind: type | None = No
     ]
 
 
+def class_call(kind: type) -> object:
+    """What a class holds as `__call__` (for a Python function, what `kind.__call__` is)."""
+    return inspect.getattr_static(kind, "__call__", None)
+
+
 def call_method(value: object) -> types.FunctionType | None:
-    """The Python function a call of the instance `value` runs (`type(value).__call__`)."""
+    """The Python function a call of the instance `value` runs (`type(value).__call__`; a
+    `@symbolic` one is itself a Python function, whose `original` is what it compiles)."""
     if not is_plain_instance(value):
         return None
-    method = inspect.getattr_static(type(value), "__call__", None)
+    method = class_call(type(value))
     return method if isinstance(method, types.FunctionType) else None
 
 
@@ -118,12 +127,13 @@ def fails(assumption: ir.Assumption) -> bool:
 
 def _evaluate(expr: ir.Expr) -> object:
     """The value of a fact's test: constants, attribute and item reads, `len`, `type`, `is not`
-    and `!=`; the reads are plain (the facts only name attributes read without running code)."""
+    and `!=`; the reads run no code of the objects' classes (the facts only name attributes
+    read that way, and a class changed since would have its code run on the call path)."""
     match expr:
         case ir.Const(value):
             return value
         case ir.Attribute(owner, attr):
-            return getattr(_evaluate(owner), attr, _MISSING)
+            return static_attribute(_evaluate(owner), attr, _MISSING)
         case ir.Subscript(items, ir.Const(index)):
             sequence = _evaluate(items)
             return sequence[index] if index < len(sequence) else _MISSING  # type: ignore[index, arg-type, operator]

@@ -30,6 +30,7 @@ import numpy as np
 
 from .. import fold_budget, ir, notes, objects
 from ..analysis import written_names
+from ..attributes import static_attribute
 from ..codegen import expression_text
 from ..effects import TRUSTED_MODULES, Effects, rewrite_clean_statements
 from ..ops import OPS
@@ -91,7 +92,7 @@ def _pure_callee(func: ir.Expr, function: ir.Function, locals_: set[str]) -> tup
     if namespace is None:
         return None
     match func:
-        case ir.Const(value) if callable(value) and getattr(value, "__module__", None) in \
+        case ir.Const(value) if callable(value) and static_attribute(value, "__module__") in \
                 {module.__name__ for module in PURE_MODULES}:
             return value, None
         case ir.Name(name) if name not in locals_:

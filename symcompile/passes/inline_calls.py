@@ -65,6 +65,7 @@ from ..analysis import (
     reads_in_statement,
     size,
 )
+from ..attributes import static_attribute
 from ..codegen import expression_text
 from ..effects import TRUSTED_MODULES, Effects, rewrite_clean_statements
 from ..errors import SymbolicError
@@ -87,8 +88,8 @@ CALLEE_BUDGET = 80
 
 def _callee_function(value: object) -> types.FunctionType | None:
     """The plain Python function behind a global's value (a `@symbolic` one's original)."""
-    state = getattr(value, "_symcompile", None)
-    original = getattr(state, "original", value)
+    state = static_attribute(value, "_symcompile")
+    original = static_attribute(state, "original", value)
     return original if isinstance(original, types.FunctionType) else None
 
 
@@ -193,7 +194,7 @@ class _Inliner:
                 callee = _callee_function(value) if isinstance(value, types.FunctionType) else None
                 method = objects.call_method(value) if found else None
                 if callee is None and method is not None:
-                    callee, bound_self = method, (ir.Const(value),)
+                    callee, bound_self = _callee_function(method), (ir.Const(value),)
                     facts += objects.call_facts(value, method)
             case _:
                 return None
@@ -474,7 +475,7 @@ def _fixed_value(callee: types.FunctionType, name: str) -> tuple[bool, object]:
         value = callee.__globals__[name]
         if isinstance(value, types.ModuleType):
             return True, value
-        module = getattr(value, "__module__", None)
+        module = static_attribute(value, "__module__")
         library = callable(value) and isinstance(module, str) and \
             module.split(".")[0] in TRUSTED_MODULES
         return library, value

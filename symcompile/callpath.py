@@ -1,0 +1,77 @@
+"""What the code of a `@symbolic` function calls into (`api.SymbolicFunction`'s entry methods:
+first call, failed guard, failed type check, check mode), and the rules that keep it safe.
+
+- The targets are reached weakly (`WeakCall`): forwarding code holds its target in its
+  constants, which the cycle collector does not traverse, so a strong reference there would
+  keep a dropped function, its versions and their IR alive forever.
+- A call never waits for a compilation (`entry`): compiling runs user code (a pass given with
+  `passes=`, a `__getattr__`...), which may call the function, from this thread or another one
+  it waits for. Such a call, and any call needing a version another thread is compiling now
+  (`Busy`), runs the original Python instead.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import threading
+import weakref
+from typing import Any, Callable, Iterator, Protocol
+
+# per thread, `compiling`: the ids of the functions it is compiling now
+_local = threading.local()
+
+
+class HasOriginal(Protocol):
+    original: Callable[..., Any]
+
+
+class Busy(Exception):
+    """Another thread is compiling the version a call needs."""
+
+
+class WeakCall:
+    """Calls a method of an object reached through a weak reference (the public function
+    holds its state, so the state outlives every call of its code)."""
+
+    __slots__ = ("target", "name")
+
+    def __init__(self, target: object, name: str) -> None:
+        self.target = weakref.ref(target)
+        self.name = name
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        target = self.target()
+        if target is None:
+            raise ReferenceError("the @symbolic function behind this code was freed")
+        return getattr(target, self.name)(*args, **kwargs)
+
+
+def compiling(state: object) -> bool:
+    """Whether this thread is compiling `state` now."""
+    return id(state) in getattr(_local, "compiling", ())
+
+
+@contextlib.contextmanager
+def marked_compiling(state: object) -> Iterator[None]:
+    """This thread compiles `state` inside the block."""
+    active: set[int] = _local.__dict__.setdefault("compiling", set())
+    active.add(id(state))
+    try:
+        yield
+    finally:
+        active.discard(id(state))
+
+
+def entry(method: Callable[..., Any]) -> Callable[..., Any]:
+    """An entry method: it runs the original Python instead when this thread is compiling the
+    function or the version it needs is being compiled by another thread (`Busy`)."""
+    @functools.wraps(method)
+    def enter(state: HasOriginal, *args: Any, **kwargs: Any) -> Any:
+        if compiling(state):
+            return state.original(*args, **kwargs)
+        try:
+            return method(state, *args, **kwargs)
+        except Busy:
+            return state.original(*args, **kwargs)
+    return enter
