@@ -173,12 +173,20 @@ def module_state(namespace: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in namespace.items() if not k.startswith("__") and k != "ENTRY"}
 
 
-def state_difference(before: dict[str, Any], original: dict[str, Any],
-                     compiled: dict[str, Any]) -> str | None:
+def _same_function(a: Any, b: Any) -> bool:
+    """Two functions made by the same definition (a lambda a call made afresh on each side)."""
+    return (isinstance(a, types.FunctionType) and isinstance(b, types.FunctionType)
+            and a.__qualname__ == b.__qualname__
+            and explain_difference(a.__defaults__, b.__defaults__) is None)
+
+
+def state_difference(original: dict[str, Any], compiled: dict[str, Any]) -> str | None:
     if original.keys() != compiled.keys():
         return (f"module globals after the call differ: original has {sorted(original)}; "
                 f"compiled has {sorted(compiled)}")
     for name in original:
+        if _same_function(original[name], compiled[name]):
+            continue
         found = explain_difference(original[name], compiled[name], name)
         if found:
             return f"module globals after the call differ: {found}"
@@ -216,7 +224,7 @@ def _compare_call(case: Case, text: str, namespace: dict[str, Any], original: An
     phase("harness")
     verdict = judge(o, c, accept_changed_file=case.kind == "edits")
     if verdict is None:
-        found = state_difference(before, after_original, module_state(namespace))
+        found = state_difference(after_original, module_state(namespace))
         verdict = Finding("difference", found) if found else None
     return verdict
 

@@ -6,7 +6,8 @@ starred, to subscripts and slices), augmented assignment with each of the thirte
 walrus, `if`/`elif`/`else`, `for`/`else` and `while`/`else` with `break`/`continue`,
 `try`/`except`/`else`/`finally` (and `except*`), `raise ... from ...`, `with` (one and two
 context managers, some swallowing the exception), `match` with every kind of pattern,
-`global`, `nonlocal` in nested defs, `del`, `assert`, nested defs (decorated, generators,
+`global` (a counter rebound or deleted, the helper `main` calls rebound by `main`), `nonlocal`
+in nested defs, `del`, `assert`, nested defs (decorated, generators,
 `async def` driven by hand), class definitions, lambdas, comprehensions of the four kinds,
 f-strings with conversions, format specs and `=`, slices, chained comparisons, `print`, early
 returns. Expressions are small and mostly numeric over the locals, the arguments and tricky
@@ -265,7 +266,13 @@ class Writer:
 
     def s_global(self, i: int, d: int) -> None:
         self.declares_global = True
-        self.emit(i, f"COUNT = COUNT + {self.leaf()}")
+        choice = self.r.randrange(5)
+        if choice == 0:  # the helper main calls, rebound by main itself
+            self.emit(i, f"helper = lambda a, b=2: a - b * {self.leaf()}")
+        elif choice == 1:
+            self.emit(i, "del COUNT\nCOUNT = 1")
+        else:
+            self.emit(i, f"COUNT = COUNT + {self.leaf()}")
 
     def s_slice(self, i: int, d: int) -> None:
         r = self.r
@@ -422,7 +429,7 @@ class Writer:
                            "(a, c, COUNT)", "[a, b, L]", "f'{a}{b}'"))
         head = ["def main(x, y, n):"]
         if self.declares_global:
-            head.append("    global COUNT")
+            head.append("    global COUNT, helper")
         head += ["    a, b, c = x, y, n", "    s = 'ab'", "    L = [x, y, n]",
                  "    d = {'k': x}", "    S = {1, 2}", "    m = Mat(1)"]
         return "\n".join(head + body + [f"    return {result}"]) + "\n"
