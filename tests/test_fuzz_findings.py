@@ -132,3 +132,20 @@ def test_same_message_augmented_assignment_of_a_known_value(make_module: MakeMod
         compiled(1)
     assert str(got.value) == str(original.value) == \
         "unsupported operand type(s) for /=: 'str' and 'float'"
+
+
+# kind "sequences": a static argument equal to an earlier one (another object) must not be
+# replaced by the earlier object, or `s[1].append(x)` mutates the first call's list. Main got
+# this right when filed; the in-flight "static-arg caching" work had it wrong (found in the
+# working tree while extending the campaign), so this test guards main, it waits for no fix
+def test_never_wrong_static_argument_holding_a_list(make_module: MakeModule) -> None:
+    module = make_module("""
+        def main(x, s):
+            s[1].append(x)
+            return len(s[1])
+    """)
+    compiled = symcompile.symbolic(module.main, static_argnames=("s",))
+    first, second = (1, [2]), (1, [2])
+    assert compiled(1, first) == 2
+    assert compiled(5, second) == 2
+    assert first == (1, [2, 1]) and second == (1, [2, 5])

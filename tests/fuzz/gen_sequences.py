@@ -61,18 +61,20 @@ LINES = (
     "if mode in ('a', 'b'):\n    t = h2(t, len(mode))",
     "while t != t and s:\n    break",
     "print('main', type(t).__name__, s, mode)",
+    "if type(s) in (tuple, list):\n    s[-1].append(1) if type(s[-1]) is list else s.append(2)",
 )
 
 ARGUMENTS = ("1", "2.5", "-0.0", "True", "3j", "np.float64(1.5)", "np.int64(3)",
              "np.array([1.0, -2.0])", "np.array([1, 2])", "'x'", "2 ** 70", "float('nan')",
              "np.float32(0.5)")
 STATIC_S = ("0", "1", "2", "3", "True", "1.0", "0.0", "-0.0", "float('nan')", "None", "(1, 2)",
-            "2 ** 65", "np.int64(2)")
+            "2 ** 65", "np.int64(2)", "(1, [2])", "[1]")
 MODES = ("'a'", "'b'", "None", "''.join(['a'])", "'ab'[:1]", "1", "'c'")
 GLOBAL_VALUES = {
-    "G": ("2", "3", "2.0", "-0.0", "True", "np.float64(2)", "2 ** 70", "G", "np.array([1, 2])"),
-    "H": ("0.5", "-0.5", "1", "float('nan')", "H", "0.0"),
-    "FLAG": ("True", "False", "0", "1", "FLAG", "[]"),
+    "G": ("2", "3", "2.0", "-0.0", "True", "np.float64(2)", "2 ** 70", "globals().get('G', 1)",
+          "np.array([1, 2])"),
+    "H": ("0.5", "-0.5", "1", "float('nan')", "globals().get('H', 0.5)", "0.0"),
+    "FLAG": ("True", "False", "0", "1", "globals().get('FLAG', True)", "[]"),
 }
 HELPER_BINDINGS = ("h1 = h1_alt", "h1 = lambda v: v + 2", "h2 = h2_alt", "h1, h2 = h2_alt, h1",
                    "h2 = lambda v, k: v", "h1 = h1")
@@ -95,13 +97,11 @@ def _call(r: random.Random) -> str:
             kwargs[name] = r.choice(pool)
         else:
             break  # left to its default (mode too, when s is)
-    if "mode" in kwargs and "s" not in kwargs and len(args) == 2:
-        pass  # mode by keyword, s by default
     items = ", ".join(f"{k!r}: {v}" for k, v in kwargs.items())
     return f"({', '.join(args)},), {{{items}}}"
 
 
-def _step(r: random.Random, original_helpers: bool) -> tuple[str, str]:
+def _step(r: random.Random) -> tuple[str, str]:
     choice = r.random()
     if choice < 0.6:
         return ("call", _call(r))
@@ -118,7 +118,7 @@ def _step(r: random.Random, original_helpers: bool) -> tuple[str, str]:
 def generate(seed: int) -> Case:
     r = random.Random(f"sequences:{seed}")
     static = r.choice(((), ("s",), ("mode",), ("s", "mode"), ("s",)))
-    steps = [("call", _call(r))] + [_step(r, True) for _ in range(r.randint(6, 18))]
+    steps = [("call", _call(r))] + [_step(r) for _ in range(r.randint(6, 18))]
     steps.append(("call", _call(r)))
     options = {"static_argnames": static} if static else {}
     return Case("sequences", seed, PRELUDE + "\n" + _main(r), steps, options)
