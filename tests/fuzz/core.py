@@ -94,6 +94,7 @@ class Outcome:
 
     calls: int = 0
     accepted_refusals: int = 0
+    unstable: int = 0  # calls whose original did not repeat itself (not compared)
     finding: Finding | None = None
 
 
@@ -207,16 +208,27 @@ def _arguments(text: str, namespace: dict[str, Any]) -> tuple[tuple[Any, ...], d
     return tuple(args), dict(kwargs)
 
 
-def _compare_call(case: Case, text: str, namespace: dict[str, Any], original: Any,
-                  compiled: Any, phase: Phase) -> Finding | str | None:
-    before = dict(namespace)
-    phase("original")
+def _observe_original(text: str, namespace: dict[str, Any], original: Any,
+                      ) -> tuple[Observation, dict[str, Any]]:
     namespace["ENTRY"] = original
     args, kwargs = _arguments(text, namespace)
-    o = observe(original, args, kwargs)
-    after_original = module_state(namespace)
+    return observe(original, args, kwargs), module_state(namespace)
+
+
+def _restore(namespace: dict[str, Any], state: dict[str, Any]) -> None:
     namespace.clear()
-    namespace.update(before)
+    namespace.update(state)
+
+
+def _compare_call(case: Case, text: str, namespace: dict[str, Any], original: Any,
+                  compiled: Any, phase: Phase) -> Finding | str | None:
+    """Observe the original and the compiled call from the same module state and judge. A
+    difference counts only if the original, run again from that state, agrees with itself
+    (hashes of ids, addresses in reprs... are not differences); otherwise "unstable"."""
+    before = dict(namespace)
+    phase("original")
+    o, after_original = _observe_original(text, namespace, original)
+    _restore(namespace, before)
     namespace["ENTRY"] = compiled
     args, kwargs = _arguments(text, namespace)
     phase("compiled")
@@ -226,6 +238,15 @@ def _compare_call(case: Case, text: str, namespace: dict[str, Any], original: An
     if verdict is None:
         found = state_difference(after_original, module_state(namespace))
         verdict = Finding("difference", found) if found else None
+    if isinstance(verdict, Finding) and verdict.category == "difference":
+        after_compiled = dict(namespace)
+        _restore(namespace, before)
+        phase("original")
+        again, after_again = _observe_original(text, namespace, original)
+        phase("harness")
+        _restore(namespace, after_compiled)
+        if judge(o, again) is not None or state_difference(after_original, after_again):
+            return "unstable"
     return verdict
 
 
@@ -254,6 +275,8 @@ def run_generic(case: Case, directory: Path, phase: Phase = _no_phase) -> Outcom
             outcome.calls += 1
             if verdict == "accepted":
                 outcome.accepted_refusals += 1
+            elif verdict == "unstable":
+                outcome.unstable += 1
             elif isinstance(verdict, Finding):
                 verdict.step = index
                 outcome.finding = verdict

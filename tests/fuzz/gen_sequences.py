@@ -110,8 +110,10 @@ def _step(r: random.Random) -> tuple[str, str]:
         return ("exec", f"{name} = {r.choice(GLOBAL_VALUES[name])}")
     if choice < 0.85:
         name = r.choice(sorted(GLOBAL_VALUES))
-        return ("exec", f"del {name}\n{name} = {r.choice(GLOBAL_VALUES[name][:3])}"
-                if r.random() < 0.7 else f"globals().pop({name!r}, None)")
+        if r.random() < 0.3:
+            return ("exec", f"globals().pop({name!r}, None)")
+        return ("exec", f"if {name!r} in globals():\n    del {name}\n"
+                        f"{name} = {r.choice(GLOBAL_VALUES[name][:3])}")
     return ("exec", r.choice(HELPER_BINDINGS))
 
 

@@ -4,7 +4,8 @@ Cases run in a long-lived worker process (`multiprocessing`, spawn) that reports
 a case to the parent ("original", "compiled", "harness"); the parent waits at most the case's
 timeout. Past it, the worker is killed and started again, and the case counts as a *hang* when
 it was compiling or running compiled code (with the worker's stacks, which faulthandler wrote
-just before the timeout); when the original itself was that slow, the case is *skipped*. A
+just before the timeout); when the original itself was that slow, the case is *skipped*.
+*Unstable* counts calls whose original did not repeat itself, which are not compared (`core`). A
 worker that dies is a *crash*. The worker's own stdout and stderr go to a log file in the
 output directory, and it is restarted every `RESTART_EVERY` cases.
 
@@ -34,7 +35,7 @@ RESTART_EVERY = 300
 # time to generate a case and load its module, on top of its timeout
 SLACK = 10.0
 COUNTS = ("programs", "calls", "differences", "internal_errors", "hangs", "crashes",
-          "refusals", "skipped")
+          "refusals", "skipped", "unstable")
 CATEGORY_COUNT = {"difference": "differences", "internal_error": "internal_errors",
                   "hang": "hangs", "crash": "crashes", "refusal": "refusals"}
 
@@ -202,6 +203,7 @@ class Campaign:
                 continue
             counts["programs"] += 1
             counts["calls"] += result.outcome.calls
+            counts["unstable"] += result.outcome.unstable
             finding = result.outcome.finding
             if finding is not None:
                 counts[CATEGORY_COUNT[finding.category]] += 1
