@@ -21,7 +21,8 @@ What can go wrong, in `Finding.category`: ``difference`` (an observable differen
 other SymbolicError where the original ran, except a refusal that says the file changed, which
 the edits kind accepts), ``crash`` (the API raised an exception of another kind outside a call,
 or the worker died) and ``hang`` (the case ran past its timeout while compiling or running
-compiled code; `runner` decides that).
+compiled code, which `runner` decides; or a compiled call, compiling included, took more than
+`SLOW_SECONDS` and twenty times the original's time).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ import re
 import sys
 import tempfile
 import textwrap
+import time
 import traceback
 import types
 from collections.abc import Callable
@@ -48,6 +50,9 @@ from symcompile.oracle import Observation, explain_difference, explain_observati
 INTERNAL = "internal error in symcompile"
 # words of a SymbolicError that refuses because the function's file was edited
 CHANGED_FILE = re.compile(r"edited|changed|does not match|no longer", re.IGNORECASE)
+
+# a compiled call (its compiling included) this much slower than the original is a finding
+SLOW_SECONDS = 3.0
 
 Step = tuple[str, str]
 Phase = Callable[[str], None]
@@ -227,13 +232,20 @@ def _compare_call(case: Case, text: str, namespace: dict[str, Any], original: An
     (hashes of ids, addresses in reprs... are not differences); otherwise "unstable"."""
     before = dict(namespace)
     phase("original")
+    start = time.perf_counter()
     o, after_original = _observe_original(text, namespace, original)
+    original_took = time.perf_counter() - start
     _restore(namespace, before)
     namespace["ENTRY"] = compiled
     args, kwargs = _arguments(text, namespace)
     phase("compiled")
+    start = time.perf_counter()
     c = observe(compiled, args, kwargs)
+    took = time.perf_counter() - start
     phase("harness")
+    if took > max(SLOW_SECONDS, 20 * original_took + 1):
+        return Finding("hang", f"slow: the compiled call (compiling included) took {took:.1f} s, "
+                               f"the original {original_took:.2f} s")
     verdict = judge(o, c, accept_changed_file=case.kind == "edits")
     if verdict is None:
         found = state_difference(after_original, module_state(namespace))

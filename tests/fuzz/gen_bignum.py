@@ -2,7 +2,8 @@
 
 `main(x, n)` holds a few statements with huge ints (`10 ** 400`, `2 ** 4000`), `pow` with
 three arguments (huge exponents, a modulus of 1, negative exponents), `round` with big
-negative digits, big shifts, `int`/`float` conversions that overflow, and expressions that
+negative digits, big shifts, `int`/`float`/`str` conversions that overflow or pass CPython's
+4300-digit limit, `math.factorial`/`isqrt`, formatting, and expressions that
 would take forever or all memory if computed (`10 ** 10 ** 8`, `1 << 10 ** 10`) in branches
 never taken (`if False:`, `if n < 0:`, `x and ...`). Compiling must stay quick (a hang is a
 finding; `Case.timeout` is short) and every result equal.
@@ -14,7 +15,7 @@ import random
 
 from tests.fuzz.core import Case
 
-PRELUDE = "BIG = 10 ** 400\nHUGE_EXP = 10 ** 18\n\n\n"
+PRELUDE = "import math\n\nBIG = 10 ** 400\nHUGE_EXP = 10 ** 18\n\n\n"
 
 VALUES = ("10 ** 400", "2 ** 4000", "-(3 ** 500)", "BIG", "BIG // 7", "BIG % 97",
           "pow(2, 10 ** 18, 10 ** 9 + 7)", "pow(3, HUGE_EXP, 1)", "pow(7, -1, 10 ** 30 + 1)",
@@ -25,8 +26,12 @@ VALUES = ("10 ** 400", "2 ** 4000", "-(3 ** 500)", "BIG", "BIG // 7", "BIG % 97"
           "float(2 ** 1023)", "(2 ** 1023) * 2.0", "2 ** -1074", "10 ** -400",
           "divmod(BIG, 10 ** 399)", "BIG * 0", "0 ** BIG", "1 ** BIG", "(-1) ** BIG",
           "x ** 0 * BIG", "(BIG + x) - BIG", "hash(BIG) % 1000", "max(BIG, x)",
-          "2.0 ** 1024 if n > 100 else 1.5", "int(1e308) % 1000")
-NEVER = ("10 ** 10 ** 8", "1 << 10 ** 10", "2 ** 2 ** 40", "pow(10, 10 ** 9)",
+          "2.0 ** 1024 if n > 100 else 1.5", "int(1e308) % 1000", "len(str(10 ** 5000))",
+          "int('1' * 5000)", "float(10 ** 400)", "10 ** 400 / 3", "(-8) ** (1 / 3)",
+          "divmod(BIG, 0)", "BIG ** 0.5", "math.factorial(30) % 1009", "math.isqrt(BIG)",
+          "(2 ** 4000).bit_length()", "f'{BIG:e}'", "'%d' % (2 ** 200)", "BIG.to_bytes(200)[0]",
+          "(1 << 200) & -(1 << 100)", "~BIG >> 7", "round(-0.5 * 10 ** 300)", "complex(BIG, 1)")
+NEVER = ("10 ** 10 ** 8", "math.factorial(10 ** 7)", "str(10 ** 10 ** 6)", "1 << 10 ** 10", "2 ** 2 ** 40", "pow(10, 10 ** 9)",
          "round(BIG, -10 ** 18)", "'x' * 10 ** 12", "(10 ** 10 ** 7) % 3")
 GUARDS = ("if False:", "if n < 0:", "if x != x and n > 10:", "while False:", "if 0:")
 
