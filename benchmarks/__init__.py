@@ -15,6 +15,7 @@ BENCHMARKS: dict[str, str] = {
     "calls": "benchmarks.bench_calls",
     "loops": "benchmarks.bench_loops",
     "numpy": "benchmarks.bench_numpy",
+    "compile": "benchmarks.bench_compile",
 }
 
 #: Environment variables that make OpenBLAS, OpenMP and MKL single-threaded; numpy's BLAS reads

@@ -301,31 +301,101 @@ def is_quiet(expr: ir.Expr, bound: frozenset[str]) -> bool:
 def evaluation_order(expr: ir.Expr) -> Iterator[tuple[ir.Expr, bool]]:
     """Subexpressions in the order Python evaluates them, each with whether it is evaluated on
     every evaluation of `expr` (False past a short circuit or inside a branch); post-order,
-    so a node comes after everything it evaluates first. Opaque parts are not entered."""
-    yield from _order(expr, True)
+    so a node comes after everything it evaluates first. Opaque parts are not entered.
+    (Walked with a stack of its own: see `rewrite.walk_expr`.)"""
+    # each entry: a node, whether it is always evaluated, whether its operands are done
+    stack: list[tuple[ir.Expr, bool, bool]] = [(expr, True, False)]
+    while stack:
+        node, always, done = stack.pop()
+        if done:
+            yield node, always
+            continue
+        stack.append((node, always, True))
+        stack.extend(reversed(_operands_in_order(node, always)))
 
 
-def _order(expr: ir.Expr, always: bool) -> Iterator[tuple[ir.Expr, bool]]:
+def _operands_in_order(expr: ir.Expr, always: bool) -> list[tuple[ir.Expr, bool, bool]]:
+    """The operands `evaluation_order` visits before `expr`, each with whether it is always
+    evaluated (given whether `expr` is)."""
     match expr:
         case ir.BoolOp(_, (first, *rest)):
-            yield from _order(first, always)
-            for value in rest:
-                yield from _order(value, False)
+            flags = [always] + [False] * len(rest)
+            operands: tuple[ir.Expr, ...] = (first, *rest)
         case ir.IfExp(test, body, orelse):
-            yield from _order(test, always)
-            yield from _order(body, False)
-            yield from _order(orelse, False)
+            flags, operands = [always, False, False], (test, body, orelse)
         case ir.Compare(_, (first, second, *rest)):
-            yield from _order(first, always)
-            yield from _order(second, always)
-            for operand in rest:
-                yield from _order(operand, False)
+            flags = [always, always] + [False] * len(rest)
+            operands = (first, second, *rest)
         case ir.OpaqueExpr():
-            pass
+            return []
         case _:
-            for child in expr_children(expr):
-                yield from _order(child, always)
-    yield expr, always
+            operands = expr_children(expr)
+            flags = [always] * len(operands)
+    return [(operand, flag, False) for operand, flag in zip(operands, flags)]
+
+
+class ValueNumbers:
+    """A number for every expression node it is asked about, equal for two nodes exactly when
+    they are equal (`==`: the same structure, constants by type and bits): what a pass that
+    compares or counts many subexpressions uses instead of `==` and `hash`, which walk a
+    node's whole subtree each time. Each node is numbered once, after its operands (without
+    recursion); nodes are remembered by identity and kept alive, so keep one `ValueNumbers`
+    for one pass run."""
+
+    def __init__(self) -> None:
+        self._table: dict[tuple[object, ...], int] = {}
+        self._numbers: dict[int, tuple[ir.Expr, int]] = {}
+
+    def of(self, expr: ir.Expr) -> int:
+        """The number of `expr`."""
+        stack: list[tuple[ir.Expr, bool]] = [(expr, False)]
+        while stack:
+            node, operands_done = stack.pop()
+            if id(node) in self._numbers:
+                continue
+            if operands_done:
+                key = self._key(node)
+                self._numbers[id(node)] = (node, self._table.setdefault(key, len(self._table)))
+            else:
+                stack.append((node, True))
+                stack.extend((child, False) for child in expr_children(node))
+        return self._numbers[id(expr)][1]
+
+    def _key(self, node: ir.Expr) -> tuple[object, ...]:
+        """What `==` compares of `node`, its operands by their numbers."""
+        def number(part: ir.Expr | None) -> int | None:
+            return None if part is None else self._numbers[id(part)][1]
+
+        def numbers(parts: tuple[ir.Expr | None, ...]) -> tuple[int | None, ...]:
+            return tuple(map(number, parts))
+
+        match node:
+            case ir.Const(value):
+                return (ir.Const, ir.const_key(value))
+            case ir.Name(name):
+                return (ir.Name, name)
+            case ir.Op(op, args) | ir.BoolOp(op, args) | ir.Build(op, args):
+                return (type(node), op, numbers(args))
+            case ir.Compare(ops, operands):
+                return (ir.Compare, ops, numbers(operands))
+            case ir.IfExp(test, body, orelse):
+                return (ir.IfExp, numbers((test, body, orelse)))
+            case ir.Call(func, args, keywords):
+                return (ir.Call, number(func), numbers(args),
+                        tuple((kw.name, number(kw.value)) for kw in keywords))
+            case ir.Attribute(value, attr):
+                return (ir.Attribute, number(value), attr)
+            case ir.Subscript(value, index):
+                return (ir.Subscript, number(value), number(index))
+            case ir.Slice(lower, upper, step):
+                return (ir.Slice, numbers((lower, upper, step)))
+            case ir.Starred(value):
+                return (ir.Starred, number(value))
+            case ir.DictDisplay(keys, values):
+                return (ir.DictDisplay, numbers(keys), numbers(values))
+            case ir.OpaqueExpr(node=code):
+                return (ir.OpaqueExpr, ast.dump(code))
+        return (type(node), "object", id(node))  # not IR: equal only to itself
 
 
 def all_names(function: ir.Function) -> set[str]:

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import ast
 import copy
+import io
 import math
 import numbers
+import tokenize
 import warnings
 from dataclasses import dataclass
 from types import ModuleType
@@ -365,8 +367,9 @@ def function_to_ast(function: ir.Function, recompile: Callable[..., object] | No
     body = generator.block(function.body)
     start = int(isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
                 and isinstance(body[0].value.value, str))  # after the docstring
-    lost = sorted(name for name in function.locals - bound_names(function)
-                  if read_counts(function)[name])
+    unbound = function.locals - bound_names(function)
+    reads = read_counts(function) if unbound else {}  # counted once: it walks the whole body
+    lost = sorted(name for name in unbound if reads[name])
     if lost:  # `if False: i = None` binds nothing but keeps `i` local, as in the original
         keeper = ast.Assign([ast.Name(name, ast.Store()) for name in lost], ast.Constant(None),
                             type_comment=None)
@@ -499,20 +502,50 @@ def _parses_to(text: str, tree: ast.AST) -> bool:
 def _with_comments(node: ast.FunctionDef, text: str, comments: Callable[[int], str]) -> str:
     """`text` (rendered from `node`) with `  # comment` at the end of the first line of each
     statement that came from a line of the user's; a comment that would change the code (after
-    a line continuation, inside a string spanning lines) is left out."""
+    a line continuation, inside a string spanning lines) is left out.
+
+    Which lines may end in a comment is read from one tokenization of the text, and the result
+    is parsed once to check it is the same code (were it not, each comment would be tried on
+    its own, as `_commented_one_by_one` does)."""
     lines = text.splitlines()
     rendered_module = ast.parse(text)
-    rendered = rendered_module.body[0]
-    commented: set[int] = set()
-    for original, copy_ in zip(ast.walk(node), ast.walk(rendered)):
+    inside = _lines_ending_inside_a_token(text)
+    wanted: dict[int, str] = {}  # line number → comment
+    for original, copy_ in zip(ast.walk(node), ast.walk(rendered_module.body[0])):
         line = getattr(original, "symcompile_line", 0)
-        if not (line and isinstance(copy_, ast.stmt)) or copy_.lineno in commented:
+        if not (line and isinstance(copy_, ast.stmt)) or copy_.lineno in wanted:
             continue
         comment = comments(line)
-        index = copy_.lineno - 1
-        if comment and not lines[index].rstrip().endswith("\\"):
-            candidate = lines[:index] + [f"{lines[index]}  # {comment}"] + lines[index + 1:]
-            if _parses_to("\n".join(candidate), rendered_module):
-                lines = candidate
-                commented.add(copy_.lineno)
-    return "\n".join(lines) + "\n"
+        if comment and not lines[copy_.lineno - 1].rstrip().endswith("\\") \
+                and copy_.lineno not in inside:
+            wanted[copy_.lineno] = comment
+    commented = [f"{line}  # {wanted[number]}" if number in wanted else line
+                 for number, line in enumerate(lines, 1)]
+    if not _parses_to("\n".join(commented), rendered_module):
+        commented = _commented_one_by_one(lines, wanted, rendered_module)
+    return "\n".join(commented) + "\n"
+
+
+def _lines_ending_inside_a_token(text: str) -> set[int]:
+    """The numbers of the lines of `text` whose end falls inside a token (a string, or an
+    f-string's parts, spanning lines): a comment there would be part of the token."""
+    inside: set[int] = set()
+    f_string_starts: list[int] = []
+    for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        name = tokenize.tok_name[token.type]
+        if name == "FSTRING_START":
+            f_string_starts.append(token.start[0])
+        elif name == "FSTRING_END":
+            inside.update(range(f_string_starts.pop(), token.end[0]))
+        elif token.type == tokenize.STRING:
+            inside.update(range(token.start[0], token.end[0]))
+    return inside
+
+
+def _commented_one_by_one(lines: list[str], wanted: dict[int, str], tree: ast.AST) -> list[str]:
+    """`lines` with each wanted comment that keeps them parsing to `tree`, tried in turn."""
+    for number, comment in wanted.items():
+        candidate = lines[:number - 1] + [f"{lines[number - 1]}  # {comment}"] + lines[number:]
+        if _parses_to("\n".join(candidate), tree):
+            lines = candidate
+    return lines

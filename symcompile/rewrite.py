@@ -44,10 +44,15 @@ def expr_children(expr: ir.Expr) -> tuple[ir.Expr, ...]:
 
 
 def walk_expr(expr: ir.Expr) -> Iterator[ir.Expr]:
-    """`expr` and all its subexpressions, parents first (opaque parts are not entered)."""
-    yield expr
-    for child in expr_children(expr):
-        yield from walk_expr(child)
+    """`expr` and all its subexpressions, parents first (opaque parts are not entered).
+
+    Walked with a stack of its own, not by recursion: nested generators would cost each node
+    as many steps as it is deep, and Python's recursion limit would cap the depth."""
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(expr_children(node)))
 
 
 def _same(old: tuple[object, ...], new: tuple[object, ...]) -> bool:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Callable, Mapping
+from typing import Callable, Iterable, Mapping
 
 import numpy as np
 
@@ -219,52 +219,93 @@ def _unary(op: str, operand: Known) -> Known | None:
 
 def type_of(expr: ir.Expr, env: TypeEnv) -> Known | None:
     """The type `expr` certainly has when it evaluates without raising, or None."""
-    match expr:
-        case ir.Const(value) if type(value) in NUMBER_TYPES:
-            return Known(type(value))
-        case ir.Const(np.generic() as value) if value.dtype.kind in "biufc":
-            return Known(type(value))  # a NumPy scalar: its dtype takes part in promotion
-        case ir.Const(value) if (kind := array_kind(value)) is not None:
-            return Known(kind)  # an array bound by reference: its contents may change, not its kind
-        case ir.Name(name):
-            return env.get(name)
-        case ir.Op("not", _):
+    if isinstance(env, Types):
+        if env.typer is None:
+            env.typer = Typer(env)
+        return env.typer.of(expr)
+    return Typer(env).of(expr)
+
+
+class Types(dict[str, Known]):
+    """The types of the variables at one point of a `TypeFlow`, never changed once made (like
+    every `TypeEnv`), which remembers the type of every expression `type_of` works out in it:
+    a pass that asks about each node of an expression, bottom-up, types each node once (with
+    a plain mapping, an expression n deep costs n² steps). It lives as long as the flow's
+    pass run holds it, and its nodes with it."""
+
+    __slots__ = ("typer",)
+
+    def __init__(self, known: Mapping[str, Known] | Iterable[tuple[str, Known]] = ()) -> None:
+        super().__init__(known)
+        self.typer: Typer | None = None
+
+
+class Typer:
+    """`type_of` in one environment, remembering the type of every node it has met: a pass
+    that asks about many nodes of one statement keeps one `Typer` for the statement's types,
+    so each node is typed once however many expressions contain it (without, typing every
+    subexpression of an expression n deep costs n² steps). Nodes are remembered by identity,
+    and kept alive with their types so an `id` is never reused while the `Typer` lives."""
+
+    def __init__(self, env: TypeEnv) -> None:
+        self.env = env
+        self._known: dict[int, tuple[ir.Expr, Known | None]] = {}
+
+    def of(self, expr: ir.Expr) -> Known | None:
+        """The type `expr` certainly has when it evaluates without raising, or None."""
+        found = self._known.get(id(expr))
+        if found is None:
+            # the match is here, not in a helper: one frame per level of a deep expression
+            known: Known | None = None
+            match expr:
+                case ir.Const(value) if type(value) in NUMBER_TYPES:
+                    known = Known(type(value))
+                case ir.Const(np.generic() as value) if value.dtype.kind in "biufc":
+                    known = Known(type(value))  # a NumPy scalar: its dtype takes part in promotion
+                case ir.Const(value) if (kind := array_kind(value)) is not None:
+                    known = Known(kind)  # an array bound by reference: its contents may change, not its kind
+                case ir.Name(name):
+                    known = self.env.get(name)
+                case ir.Op("not", _):
+                    known = Known(bool)
+                case ir.Op(op, (operand,)):
+                    known = self.of(operand)
+                    known = _unary(op, known) if known else None
+                case ir.Op(op, (left, right)):
+                    left_type, right_type = self.of(left), self.of(right)
+                    known = _binary(op, left_type, right_type, right) if left_type and right_type else None
+                case ir.Compare(ops, operands):
+                    known = self._comparison(ops, operands)
+                case ir.BoolOp(_, (first, *rest)):  # the value is one of the operands
+                    known = self.of(first)
+                    for value in rest:
+                        known = join(known, self.of(value))
+                case ir.IfExp(_, body, orelse):
+                    known = join(self.of(body), self.of(orelse))
+                case ir.Call(ir.Const(function), args, ()) if function in _FLOAT_FUNCTIONS and not any(
+                        isinstance(arg, ir.Starred) for arg in args):
+                    known = Known(float)
+                case ir.Call(ir.Const(function), (condition, left, right), ()) if function is np.where:
+                    known = _where([self.of(arg) for arg in (condition, left, right)])
+                case ir.Call(ir.Const(function), (left, right), ()) if function is np.dot:
+                    known_left, known_right = self.of(left), self.of(right)
+                    known = _matmul(known_left, known_right) if known_left and known_right else None
+                case ir.Call(ir.Const(np.ufunc() as ufunc), args, ()) if not any(
+                        isinstance(arg, ir.Starred) for arg in args):
+                    operands = [self.of(arg) for arg in args]
+                    known = ufunc_result(ufunc, operands) if all(operands) else None  # type: ignore[arg-type]
+            found = self._known[id(expr)] = (expr, known)
+        return found[1]
+
+    def _comparison(self, ops: tuple[str, ...], operands: tuple[ir.Expr, ...]) -> Known | None:
+        if all(op in _ALWAYS_BOOL for op in ops):
             return Known(bool)
-        case ir.Op(op, (operand,)):
-            known = type_of(operand, env)
-            return _unary(op, known) if known else None
-        case ir.Op(op, (left, right)):
-            left_type, right_type = type_of(left, env), type_of(right, env)
-            return _binary(op, left_type, right_type, right) if left_type and right_type else None
-        case ir.Compare(ops, operands):
-            if all(op in _ALWAYS_BOOL for op in ops):
-                return Known(bool)
-            known = [type_of(operand, env) for operand in operands]
-            if all(k is not None and k.is_number for k in known):
-                return Known(bool, frozenset().union(*(k.arguments for k in known)))  # type: ignore[union-attr]
-            if len(ops) == 1 and ops[0] in COMPARISON_UFUNCS and all(known):
-                return ufunc_result(COMPARISON_UFUNCS[ops[0]], known)  # type: ignore[arg-type]
-            return None
-        case ir.BoolOp(_, (first, *rest)):  # the value is one of the operands
-            result = type_of(first, env)
-            for value in rest:
-                result = join(result, type_of(value, env))
-            return result
-        case ir.IfExp(_, body, orelse):
-            return join(type_of(body, env), type_of(orelse, env))
-        case ir.Call(ir.Const(function), args, ()) if function in _FLOAT_FUNCTIONS and not any(
-                isinstance(arg, ir.Starred) for arg in args):
-            return Known(float)
-        case ir.Call(ir.Const(function), (condition, left, right), ()) if function is np.where:
-            return _where([type_of(arg, env) for arg in (condition, left, right)])
-        case ir.Call(ir.Const(function), (left, right), ()) if function is np.dot:
-            known_left, known_right = type_of(left, env), type_of(right, env)
-            return _matmul(known_left, known_right) if known_left and known_right else None
-        case ir.Call(ir.Const(np.ufunc() as ufunc), args, ()) if not any(
-                isinstance(arg, ir.Starred) for arg in args):
-            operands = [type_of(arg, env) for arg in args]
-            return ufunc_result(ufunc, operands) if all(operands) else None  # type: ignore[arg-type]
-    return None
+        known = [self.of(operand) for operand in operands]
+        if all(k is not None and k.is_number for k in known):
+            return Known(bool, frozenset().union(*(k.arguments for k in known)))  # type: ignore[union-attr]
+        if len(ops) == 1 and ops[0] in COMPARISON_UFUNCS and all(known):
+            return ufunc_result(COMPARISON_UFUNCS[ops[0]], known)  # type: ignore[arg-type]
+        return None
 
 
 def refine(test: ir.Expr, env: TypeEnv) -> TypeEnv:
@@ -300,6 +341,7 @@ class TypeFlow:
         return (body if all(a is b for a, b in zip(body, result)) else tuple(result)), env
 
     def statement(self, stmt: ir.Stmt, env: TypeEnv) -> tuple[ir.Stmt, TypeEnv]:
+        env = env if isinstance(env, Types) else Types(env)
         new, after = self._transfer(stmt, env)
         self.bound(stmt, after)
         return new, after
@@ -334,7 +376,7 @@ class TypeFlow:
         assigned = assigned_names(stmt)
         if not assigned:
             return env
-        result = {name: known for name, known in env.items() if name not in assigned}
+        result = Types((name, known) for name, known in env.items() if name not in assigned)
         match stmt:
             case ir.Assign(targets, value) if all(isinstance(t, ir.Name) for t in targets):
                 known = type_of(value, env)

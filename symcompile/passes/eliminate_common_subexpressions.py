@@ -41,8 +41,11 @@ Example::
 
 from __future__ import annotations
 
+import bisect
+import sys
 from collections import Counter
 from dataclasses import dataclass
+from typing import Callable
 
 from .. import ir, notes
 from ..analysis import (
@@ -56,10 +59,12 @@ from ..analysis import (
     local_names,
     parameter_names,
     untracked_names,
+    ValueNumbers,
 )
 from ..codegen import expression_text
-from ..value_types import Known, TypeEnv, type_assumptions, type_of, types_before
+from ..value_types import Typer, TypeEnv, type_assumptions, types_before
 from ..rewrite import (
+    expr_children,
     header_expression,
     map_expr,
     nested_bodies,
@@ -83,22 +88,53 @@ class _Position:
     always: bool  # evaluated on every evaluation of the header
     start: int  # where the node's subtree starts in the order (it ends at the node itself)
     consumed: bool  # an operand of an operator, whose value the operator uses up at once
+    reads: frozenset[str]  # the names the node's subtree reads
+
+
+@dataclass(frozen=True)
+class _Header:
+    """A header expression's nodes in evaluation order, indexed for the pass's searches."""
+
+    expr: ir.Expr  # kept alive: headers are looked up by identity
+    positions: list[_Position]
+    by_number: dict[int, list[int]]  # the operands before the first call, by value number
+    by_identity: dict[int, list[int]]  # where each node object sits
 
 
 def _positions(header: ir.Expr) -> list[_Position]:
     """The nodes of `header` in evaluation order (see `analysis.evaluation_order`)."""
     order = list(evaluation_order(header))
-    starts = [index + 1 - sum(1 for _ in walk_expr(node)) for index, (node, _) in enumerate(order)]
+    # post-order: a node's operands end right before it, each after the one before it
+    starts: list[int] = []
+    reads: list[frozenset[str]] = []
     consumed: set[int] = set()
     for index, (node, _) in enumerate(order):
-        if isinstance(node, ir.Op) or (isinstance(node, ir.Compare)
-                                       and not _IDENTITY_COMPARISONS & set(node.ops)):
-            child = index - 1
-            while child >= starts[index]:  # the direct operands, last first
+        start, child = index, index - 1
+        names = frozenset({node.id}) if isinstance(node, ir.Name) else frozenset()
+        for _ in expr_children(node):  # the direct operands, last first
+            if isinstance(node, ir.Op) or (isinstance(node, ir.Compare)
+                                           and not _IDENTITY_COMPARISONS & set(node.ops)):
                 consumed.add(child)
-                child = starts[child] - 1
-    return [_Position(node, always, start, index in consumed)
-            for index, ((node, always), start) in enumerate(zip(order, starts))]
+            names |= reads[child]
+            start = starts[child]
+            child = start - 1
+        starts.append(start)
+        reads.append(names)
+    return [_Position(node, always, start, index in consumed, names)
+            for index, ((node, always), start, names) in enumerate(zip(order, starts, reads))]
+
+
+def _header(header: ir.Expr, numbers: ValueNumbers) -> _Header:
+    positions = _positions(header)
+    by_number: dict[int, list[int]] = {}
+    by_identity: dict[int, list[int]] = {}
+    barrier = next((index for index, position in enumerate(positions)
+                    if _is_barrier(position.node)), len(positions))
+    for index, position in enumerate(positions):
+        by_identity.setdefault(id(position.node), []).append(index)
+        if index < barrier and position.consumed:
+            by_number.setdefault(numbers.of(position.node), []).append(index)
+    return _Header(header, positions, by_number, by_identity)
 
 
 def _is_barrier(node: ir.Expr) -> bool:
@@ -106,12 +142,57 @@ def _is_barrier(node: ir.Expr) -> bool:
     return isinstance(node, (ir.Call, ir.OpaqueExpr))
 
 
-def _passes_through(stmt: ir.Stmt, names: set[str]) -> bool:
+def _passes_through(stmt: ir.Stmt, names: frozenset[str]) -> bool:
     """Whether sharing a value that reads `names` may go on past `stmt`: an assignment to plain
     names other than those, whose value makes no call."""
     return isinstance(stmt, ir.Assign) and all(isinstance(t, ir.Name) for t in stmt.targets) \
         and not any(_is_barrier(node) for node in walk_expr(stmt.value)) \
         and not assigned_names(stmt) & names
+
+
+class _Block:
+    """Where in a block's statements each value number occurs as an operand (before the first
+    call), and where sharing must stop: what `_occurrences` looks up instead of reading every
+    statement after the one it starts at."""
+
+    def __init__(self, statements: list[ir.Stmt], header: Callable[[ir.Expr], _Header]) -> None:
+        self.header = header
+        self.holders: dict[int, list[int]] = {}  # value number → statements, in order
+        self.stops: list[int] = []  # the statements that are no plain assignments
+        self.assigned: dict[str, list[int]] = {}  # name → the plain assignments to it
+        for at, stmt in enumerate(statements):
+            self.add(at, stmt)
+            if _passes_through(stmt, frozenset()):
+                for name in assigned_names(stmt):
+                    self.assigned.setdefault(name, []).append(at)
+            else:
+                self.stops.append(at)
+
+    def add(self, at: int, stmt: ir.Stmt) -> None:
+        """Record the operands of statement `at` (also once it is rewritten)."""
+        header = header_expression(stmt)
+        for number in self.header(header).by_number if header is not None else ():
+            holders = self.holders.setdefault(number, [])
+            place = bisect.bisect_left(holders, at)
+            if place == len(holders) or holders[place] != at:
+                holders.insert(place, at)
+
+    def stop(self, at: int, names: frozenset[str]) -> int:
+        """The first statement from `at` on past which sharing a value reading `names` may not
+        go on (see `_passes_through`), or the last statement."""
+        found = [self._next(self.stops, at)] + [self._next(self.assigned.get(name, []), at)
+                                                 for name in names]
+        return min(found)
+
+    def holding(self, number: int, start: int, stop: int) -> list[int]:
+        """The statements from `start` to `stop` (included) where `number` may occur."""
+        holders = self.holders.get(number, [])
+        return holders[bisect.bisect_left(holders, start):bisect.bisect_right(holders, stop)]
+
+    @staticmethod
+    def _next(indices: list[int], at: int) -> int:
+        place = bisect.bisect_left(indices, at)
+        return indices[place] if place < len(indices) else sys.maxsize
 
 
 class _Sharer:
@@ -120,27 +201,50 @@ class _Sharer:
         self.taken = all_names(function) | local_names(function)
         self.types = types_before(function)
         self.relied: set[str] = set()  # the arguments whose types it relied on
-        # the positions of each header expression met, by identity (the entry keeps it alive)
-        self.orders: dict[int, tuple[ir.Expr, list[_Position]]] = {}
+        self.numbers = ValueNumbers()
+        # each header expression met, by identity (the entry keeps it alive)
+        self.headers: dict[int, _Header] = {}
+        # a `Typer` for each statement's types, by the identity of those (which `types` keeps)
+        self.typers: dict[int, Typer] = {}
+        # `_numeric` of each node met, by the identities of the node and the Typer asked
+        self.numeric: dict[tuple[int, int], tuple[ir.Expr, frozenset[str] | None]] = {}
 
-    def _positions(self, header: ir.Expr) -> list[_Position]:
-        if id(header) not in self.orders:
-            self.orders[id(header)] = (header, _positions(header))
-        return self.orders[id(header)][1]
+    def _header(self, header: ir.Expr) -> _Header:
+        if id(header) not in self.headers:
+            self.headers[id(header)] = _header(header, self.numbers)
+        return self.headers[id(header)]
 
-    def _number_facts(self, expr: ir.Expr, env: TypeEnv) -> list[Known] | None:
-        """The type facts showing `expr` is arithmetic on numbers only, or None."""
+    def _number_facts(self, expr: ir.Expr, env: TypeEnv) -> frozenset[str] | None:
+        """The arguments on whose types it rests that `expr` is arithmetic on numbers only;
+        None if it is not (or not certainly)."""
         if not isinstance(expr, (ir.Op, ir.Compare)):
             return None
-        facts: list[Known] = []
-        for node in walk_expr(expr):
-            known = type_of(node, env)
-            if known is None or not known.is_number or (isinstance(node, ir.Name) and node.id in self.untracked) or \
-                    not isinstance(node, (ir.Op, ir.Compare, ir.Const, ir.Name)) or \
-                    (isinstance(node, ir.Compare) and _NOT_NUMERIC & set(node.ops)):
-                return None
-            facts.append(known)
-        return facts
+        if id(env) not in self.typers:
+            self.typers[id(env)] = Typer(env)
+        typer = self.typers[id(env)]
+        # operands first, with a stack of its own (an expression may be thousands deep)
+        stack: list[tuple[ir.Expr, bool]] = [(expr, False)]
+        while stack:
+            node, operands_done = stack.pop()
+            if (id(node), id(typer)) in self.numeric:
+                continue
+            if operands_done:
+                self.numeric[id(node), id(typer)] = (node, self._numeric(node, typer))
+            else:
+                stack.append((node, True))
+                stack.extend((child, False) for child in expr_children(node))
+        return self.numeric[id(expr), id(typer)][1]
+
+    def _numeric(self, node: ir.Expr, typer: Typer) -> frozenset[str] | None:
+        """`_number_facts` of a node whose operands have theirs."""
+        known = typer.of(node)
+        if known is None or not known.is_number or \
+                not isinstance(node, (ir.Op, ir.Compare, ir.Const, ir.Name)) or \
+                (isinstance(node, ir.Name) and node.id in self.untracked) or \
+                (isinstance(node, ir.Compare) and _NOT_NUMERIC & set(node.ops)):
+            return None
+        parts = [self.numeric[id(child), id(typer)][1] for child in expr_children(node)]
+        return None if None in parts else known.arguments.union(*parts)  # type: ignore[arg-type]
 
     def block(self, body: tuple[ir.Stmt, ...], entry: frozenset[str]) -> tuple[ir.Stmt, ...]:
         """`body` (whose start has the locals `entry` bound) with its repeats shared, nested
@@ -151,11 +255,7 @@ class _Sharer:
             self._say_not_shared(stmt)
             statements.append(self._nested(stmt, bound))
             bound = bound_after((stmt,), bound)
-        result, start = tuple(statements), 0
-        # the statements before a sharing offer nothing new after it: go on from there
-        while (shared := self._share_once(result, start, entry)) is not None:
-            result, start = shared
-        return unchanged_or_new(body, result)
+        return unchanged_or_new(body, self._share(statements, entry))
 
     def _say_not_shared(self, stmt: ir.Stmt) -> None:
         """Note the largest repeats in `stmt`'s header that are never shared: calls, and
@@ -163,11 +263,16 @@ class _Sharer:
         header, env = header_expression(stmt), self.types.get(id(stmt))
         if header is None or env is None:
             return
-        counts = Counter(node for node in walk_expr(header)
-                         if isinstance(node, (ir.Call, ir.Op, ir.Compare)))
-        said: set[ir.Expr] = set()  # the repeats noted, and their parts
-        for node, count in counts.items():
-            if count < 2 or node in said:
+        first: dict[int, ir.Expr] = {}  # each repeat (by value number), as first met
+        counts: Counter[int] = Counter()
+        for node in walk_expr(header):
+            if isinstance(node, (ir.Call, ir.Op, ir.Compare)):
+                number = self.numbers.of(node)
+                first.setdefault(number, node)
+                counts[number] += 1
+        said: set[int] = set()  # the repeats noted, and their parts
+        for number, node in first.items():
+            if counts[number] < 2 or number in said:
                 continue
             if any(isinstance(part, ir.Call) for part in walk_expr(node)):
                 why = "a call may have side effects"
@@ -175,7 +280,7 @@ class _Sharer:
                 why = "its values are not known to be numbers"
             else:
                 continue
-            said.update(walk_expr(node))
+            said.update(self.numbers.of(part) for part in walk_expr(node))
             notes.missed(f"not shared {expression_text(node)}: {why}", stmt.loc)
 
     def _nested(self, stmt: ir.Stmt, bound: frozenset[str]) -> ir.Stmt:
@@ -185,24 +290,27 @@ class _Sharer:
         inner = bound if isinstance(stmt, ir.If) else bound | assigned_names(stmt)  # a loop's target
         return with_bodies(stmt, self.block(bodies[0], inner), self.block(bodies[1], bound))
 
-    def _share_once(self, body: tuple[ir.Stmt, ...], start: int,
-                    entry: frozenset[str]) -> tuple[tuple[ir.Stmt, ...], int] | None:
-        """`body` with one expression repeated from statement `start` on shared, and the index
-        of the new temporary's assignment; None if there is none."""
-        bound = entry
-        for index, stmt in enumerate(body):
+    def _share(self, statements: list[ir.Stmt], bound: frozenset[str]) -> list[ir.Stmt]:
+        """`statements` (whose first starts with the locals `bound` bound) with their repeats
+        shared, in one pass: at each statement, the largest expression that repeats from there
+        on is computed into a temporary, assigned right before it (a statement rewritten that
+        way, or where a repeat from before was replaced, offers nothing new: it is passed)."""
+        index = _Block(statements, self._header)
+        before: list[list[ir.Stmt]] = [[] for _ in statements]  # the temporaries' assignments
+        for at, stmt in enumerate(statements):
             env = self.types.get(id(stmt))
-            if index >= start and env is not None:
-                for first, expr, facts in self._first_occurrences(stmt, bound, env):
-                    found = self._occurrences(body, index, first, expr)
-                    if found is not None:
-                        self.relied.update(name for fact in facts for name in fact.arguments)
-                        return self._rewrite(body, index, expr, found), index
-            bound = bound_after((stmt,), bound)
-        return None
+            candidates = self._first_occurrences(stmt, bound, env) if env is not None else []
+            for first, expr, facts in candidates:
+                found = self._occurrences(statements, index, at, first, expr)
+                if found is not None:
+                    self.relied.update(facts)
+                    before[at].append(self._rewrite(statements, index, expr, found))
+                    break
+            bound = bound_after((*before[at], statements[at]), bound)
+        return [placed for at, stmt in enumerate(statements) for placed in (*before[at], stmt)]
 
     def _first_occurrences(self, stmt: ir.Stmt, bound: frozenset[str],
-                           env: TypeEnv) -> list[tuple[int, ir.Expr, list[Known]]]:
+                           env: TypeEnv) -> list[tuple[int, ir.Expr, frozenset[str]]]:
         """The shareable expressions in `stmt`'s header (with their positions) that could be
         computed just before the statement: always evaluated, after nothing but quiet work;
         largest first."""
@@ -210,7 +318,7 @@ class _Sharer:
         if header is None or (isinstance(stmt, ir.AugAssign)
                               and not is_quiet(stmt.target, bound)):  # `v += ...` reads v first
             return []
-        positions = self._positions(header)
+        positions = self._header(header).positions
         first_work = next((index for index, position in enumerate(positions)
                            if not is_quiet(position.node, bound)), len(positions))
         found = [(index, position.node, facts) for index, position in enumerate(positions)
@@ -218,21 +326,20 @@ class _Sharer:
                  and (facts := self._number_facts(position.node, env)) is not None]
         return sorted(found, key=lambda item: positions[item[0]].start - item[0])  # largest first
 
-    def _occurrences(self, body: tuple[ir.Stmt, ...], index: int, first: int,
+    def _occurrences(self, statements: list[ir.Stmt], index: _Block, at: int, first: int,
                      expr: ir.Expr) -> dict[int, list[ir.Expr]] | None:
-        """For each statement from `index` on, the occurrences of `expr` (the first at position
-        `first` of statement `index`) to replace by a read of the temporary; None if fewer
-        than two."""
-        names = {node.id for node in walk_expr(expr) if isinstance(node, ir.Name)}
+        """For each statement from `at` on, the occurrences of `expr` (the first at position
+        `first` of statement `at`) to replace by a read of the temporary: up to the first
+        statement that is not a plain assignment or assigns a name `expr` reads, that one
+        included; None if fewer than two."""
+        names = self._header(header_expression(statements[at])).positions[first].reads  # type: ignore[arg-type]
         found: dict[int, list[ir.Expr]] = {}
-        for later in range(index, len(body)):
-            hits = self._matches(body[later], expr, first if later == index else 0)
+        for later in index.holding(self.numbers.of(expr), at, index.stop(at, names)):
+            hits = self._matches(statements[later], expr, first if later == at else 0)
             if hits is None:
                 return None
             if hits:
                 found[later] = hits
-            if not _passes_through(body[later], names):
-                break
         return found if sum(map(len, found.values())) >= 2 else None
 
     def _matches(self, stmt: ir.Stmt, expr: ir.Expr, start: int) -> list[ir.Expr] | None:
@@ -243,31 +350,26 @@ class _Sharer:
         if header is None or (isinstance(stmt, ir.AugAssign) and any(
                 _is_barrier(node) for node in walk_expr(stmt.target))):  # evaluated before the header
             return []
-        positions = self._positions(header)
-        hits: list[int] = []
-        for index in range(start, len(positions)):
-            if _is_barrier(positions[index].node):
-                break
-            if positions[index].consumed and positions[index].node == expr:
-                hits.append(index)
-        replaced = {id(positions[hit].node) for hit in hits}
-        if any(id(position.node) in replaced and index not in hits
-               for index, position in enumerate(positions)):
+        found = self._header(header)
+        hits = [index for index in found.by_number.get(self.numbers.of(expr), ()) if index >= start]
+        replaced = {id(found.positions[hit].node) for hit in hits}
+        if any(not set(found.by_identity[node]) <= set(hits) for node in replaced):
             return None
-        return [positions[hit].node for hit in hits]
+        return [found.positions[hit].node for hit in hits]
 
-    def _rewrite(self, body: tuple[ir.Stmt, ...], index: int, expr: ir.Expr,
-                 found: dict[int, list[ir.Expr]]) -> tuple[ir.Stmt, ...]:
+    def _rewrite(self, statements: list[ir.Stmt], index: _Block, expr: ir.Expr,
+                 found: dict[int, list[ir.Expr]]) -> ir.Assign:
+        """Replace the occurrences `found` by a new temporary; return its assignment."""
         name = ir.Name(fresh_name("t", self.taken))
-        statements = list(body)
         for later, occurrences in found.items():
-            header = header_expression(body[later])
+            header = header_expression(statements[later])
             replaced = {id(node) for node in occurrences}
-            statements[later] = with_header(body[later], map_expr(  # type: ignore[arg-type]
+            statements[later] = with_header(statements[later], map_expr(  # type: ignore[arg-type]
                 header, lambda node: name if id(node) in replaced else node))
-        statements.insert(index, ir.Assign((name,), expr, body[index].loc))
-        notes.changed(f"share {expression_text(expr)} as {name.id}", body[index].loc)
-        return tuple(statements)
+            index.add(later, statements[later])
+        at = min(found)
+        notes.changed(f"share {expression_text(expr)} as {name.id}", statements[at].loc)
+        return ir.Assign((name,), expr, statements[at].loc)
 
 
 def eliminate_common_subexpressions(function: ir.Function) -> ir.Function:
