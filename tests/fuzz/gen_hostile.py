@@ -156,6 +156,10 @@ USES = (
     "t = t + abs(h.v) if isinstance(h, Hostile) else t",
     "t = max(t, h) if not isinstance(h, Hostile) else t",
     "print('t', t)",
+    "p, q = h\nt = t + p + G",
+    "t = t + len([0, 1, 2, 3][:h])",
+    "t = t + (h in [1, 2.5, 0])",
+    "t = t + sorted([h, 0.5])[0] if isinstance(h, Hostile) else t",
 )
 READS = ("t = t + G", "t = t * SCALE", "t = helper(t)", "t = t + G * SCALE", "t = t - helper(G)")
 

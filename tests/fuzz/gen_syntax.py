@@ -10,15 +10,16 @@ context managers, some swallowing the exception), `match` with every kind of pat
 in nested defs, `del`, `assert`, nested defs (decorated, generators,
 `async def` driven by hand), class definitions, lambdas, comprehensions of the four kinds,
 f-strings with conversions, format specs and `=`, slices, chained comparisons, `print`, early
-returns. Expressions are small and mostly numeric over the locals, the arguments and tricky
+returns; a local deleted and read again; code that sees the frame (`locals()`, `eval`, the line
+number, warnings) or a global a call changes; aliased lists; late-binding lambdas. Expressions are small and mostly numeric over the locals, the arguments and tricky
 constants (NaN, -0.0, 2 ** 70, 1e308...); operations may raise (that is compared too).
 
 Every program terminates quickly: loops run at most three turns (`range` of a small literal, a
 copy of a list, or a counter the loop's first statement increments), shifts and repetitions
 take small counts, and powers have literal exponents.
 
-The module around `main` holds a global counter, a decorator that prints, a context manager
-class that prints, a helper, and a class with `@`.
+The module around `main` holds a global counter (and `bump`, which changes it), a decorator
+that prints, a context manager class that prints, a helper, and a class with `@`.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from tests.fuzz.core import Case
 
 PRELUDE = '''\
 import math
+import sys
+import warnings
 
 COUNT = 0
 LIMIT = 2 ** 70
@@ -68,6 +71,12 @@ class Mat:
 
 def helper(a, b=2):
     return a * b + 1
+
+
+def bump(k=1):
+    global COUNT
+    COUNT = COUNT + k
+    return COUNT
 
 '''
 
@@ -301,6 +310,27 @@ class Writer:
         self.emit(i, f"except {r.choice(('ValueError', '(TypeError, ValueError)', 'Exception'))} as e:")
         self.emit(i + 1, "b = repr(e.__cause__)")
 
+    def s_unbind(self, i: int, d: int) -> None:
+        """A local deleted, then read (UnboundLocalError) or bound again."""
+        name = self.r.choice(("a", "b", "c"))
+        self.emit(i, f"del {name}")
+        if self.r.random() < 0.5:
+            self.emit(i, f"{name} = {self.num()}")
+
+    def s_dynamic(self, i: int, d: int) -> None:
+        """Code that sees the frame: locals(), eval, the line number, warnings, a global
+        changed by a call."""
+        r = self.r
+        self.emit(i, r.choice((
+            "print(sorted(k for k in locals() if len(k) == 1))",
+            f"b = eval('a + 1') if {self.cond()} else b",
+            "c = sys._getframe().f_lineno",
+            f"warnings.warn(f'w{{a!r}}', {r.choice(('UserWarning', 'RuntimeWarning'))})",
+            f"a = COUNT\nbump({self.leaf()})\nb = COUNT - a",
+            f"p = q = [{self.leaf()}]\np.append(1)\nc = len(q)",
+            "fs = [lambda: k for k in range(3)]\nc = fs[0]() + len(fs)",
+        )))
+
     def s_loop_exit(self, i: int, d: int) -> None:
         if self.in_loop:
             self.emit(i, f"if {self.cond()}:")
@@ -436,7 +466,8 @@ class Writer:
 
 
 SIMPLE = ("assign", "assign", "augment", "augment", "star", "walrus", "print", "del", "assert",
-          "global", "slice", "call", "return", "raise", "loop_exit", "loop_exit")
+          "global", "slice", "call", "return", "raise", "loop_exit", "loop_exit", "unbind",
+          "dynamic", "dynamic")
 COMPOUND = ("if", "for", "while", "try", "try", "with", "match", "match", "nested_def",
             "nested_def", "class", "if")
 
