@@ -7,6 +7,14 @@ statement of that kind. (Unreachable code and branches that never run are remove
 `propagate`.) A function that looks at its own locals by name (`locals()`, `eval`...) keeps
 everything.
 
+A dead assignment is still the end of the value it replaces: CPython frees an object when its
+last reference goes, running its `__del__` there. So an assignment goes only where no name it
+binds may hold an *owned* value (`finalizers.held_before`: the result of a call or of an
+operator on values of unknown type, which only that name may hold). `d = Resource(); d = 0;
+print(1)` keeps `d = 0`, where the original's `Resource.__del__` runs; `d = x * 2.0; d = 0`
+in a version for a float `x` drops it, and so does a dead copy of a parameter or an item
+(`b = x`, `m = masses[j]`: their values are held elsewhere).
+
 Example::
 
     def f(x):
@@ -24,6 +32,7 @@ from __future__ import annotations
 from .. import ir, notes
 from ..analysis import bound_on_entry, introspects, is_quiet, live_after, untracked_names
 from ..codegen import expression_text
+from ..finalizers import held_before
 from ..rewrite import map_statements, nested_bodies, with_bodies
 
 
@@ -34,6 +43,7 @@ def eliminate_dead_code(function: ir.Function) -> ir.Function:
     live = live_after(function)
     kept = untracked_names(function)
     bound = bound_on_entry(function)
+    held = held_before(function)
     docstring = function.body[0] if function.body else None
 
     def dead(stmt: ir.Stmt) -> bool:
@@ -47,6 +57,10 @@ def eliminate_dead_code(function: ir.Function) -> ir.Function:
                 if unread and not quiet:
                     notes.missed(f"not dropped {_assignment_text(stmt)}: the value may raise or "
                                  "run code", stmt.loc)
+                elif unread and names & held.get(id(stmt), names):
+                    notes.missed(f"not dropped {_assignment_text(stmt)}: it ends the value it "
+                                 "replaces, which may have a finalizer (__del__)", stmt.loc)
+                    return False
                 return unread and quiet
             case ir.ExprStmt():
                 return quiet and stmt is not docstring

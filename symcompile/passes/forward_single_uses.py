@@ -8,6 +8,15 @@ moment it was before, because only quiet work (reading constants and bound local
 before the use in the next statement. This turns the statements of an inlined body (and a
 chain like `acc = acc * x; acc = acc + c`) back into one expression.
 
+A forwarded value dies at its use, not when its name is next rebound or the function returns,
+which moves its finalizer (`__del__`) if it has one. So an *owned* value (see
+`symcompile.finalizers`: the result of a call, or of an operator on values of unknown type) is
+forwarded only into the statement at whose end the name would release it: a `return`, a
+statement that rebinds the name, or one followed by quiet rebindings of it (`t = None`, which
+inline_calls writes where a callee's locals die). `t = Resource(); y = t.tag; print(y)` stays
+as it is. (Forwarded, the value dies as soon as the operation using it is done, before the
+rest of that statement: where the rest runs code, a finalizer runs before it, not after.)
+
 Example::
 
     def f(a, b, c, d):
@@ -24,6 +33,7 @@ from __future__ import annotations
 
 from .. import ir, notes
 from ..analysis import (
+    assigned_names,
     assignment_counts,
     bound_on_entry,
     evaluation_order,
@@ -39,6 +49,7 @@ from ..analysis import (
     untracked_names,
 )
 from ..codegen import expression_text
+from ..finalizers import held_before, owned
 from ..rewrite import (
     header_expression,
     map_statements,
@@ -49,6 +60,7 @@ from ..rewrite import (
     with_bodies,
     with_header,
 )
+from ..value_types import types_before
 
 
 class _Forwarder:
@@ -61,6 +73,11 @@ class _Forwarder:
                        and name not in parameter_names(function)}
         self.bound = bound_on_entry(function)
         self.live = live_after(function)
+        # facts at the start of each statement, also of those this pass rewrites (kept alive,
+        # so no other statement gets their `id`)
+        self.types = types_before(function)
+        self.held = held_before(function)
+        self.rewritten: list[ir.Stmt] = []
 
     def _value_for(self, stmt: ir.Stmt) -> tuple[str, ir.Expr] | None:
         match stmt:
@@ -94,9 +111,38 @@ class _Forwarder:
         rebinds = isinstance(stmt, ir.Assign) and any(name in target_names(t) for t in stmt.targets)
         return rebinds or (id(original) in self.live and name not in self.live[id(original)])
 
+    def _dies_in_place(self, name: str, value: ir.Expr, stored: ir.Stmt, use: ir.Expr,
+                       stmt: ir.Stmt, after: tuple[ir.Stmt, ...]) -> bool:
+        """Whether `value`, forwarded into `use` in `stmt`, dies in that statement, as the
+        original releases it (always true of a value not owned)."""
+        if not owned(value, self.types.get(id(stored), {})):
+            return True
+        if isinstance(stmt, ir.Return):
+            return True  # the original releases it as the function returns
+        targets = assigned_names(stmt)
+        if (targets - {name}) & self.held.get(id(stmt), frozenset(targets)):
+            return False  # the store releases another owned value, which dies first there
+        if name in targets:
+            return True  # the original releases it by this very store
+        for following in after:  # quiet rebindings (releases), up to one of `name`
+            match following:
+                case ir.Assign(targets, ir.Const() | ir.Name()) if all(
+                        isinstance(t, ir.Name) for t in targets):
+                    if name in assigned_names(following):
+                        return True
+                case _:
+                    return False
+        return False
+
+    def _same_facts(self, new: ir.Stmt, original: ir.Stmt) -> None:
+        """`new` starts where `original` did: the same types and owned values."""
+        self.rewritten.append(new)
+        self.types[id(new)] = self.types.get(id(original), {})
+        self.held[id(new)] = self.held.get(id(original), frozenset(assigned_names(original)))
+
     def block(self, body: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
         result: list[ir.Stmt] = []
-        for original in body:
+        for index, original in enumerate(body):
             stmt = original
             bound = self.bound.get(id(original), frozenset())
             while result and (found := self._value_for(result[-1])) is not None:
@@ -104,7 +150,13 @@ class _Forwarder:
                 use = self._use(name, stmt, bound)
                 if use is None or not self._only_use(name, stmt, original):
                     break
+                if not self._dies_in_place(name, value, result[-1], use, stmt, body[index + 1:]):
+                    notes.missed(f"not forwarded {name} = {expression_text(value)}: it would "
+                                 "die at another moment (a finalizer would run elsewhere)",
+                                 result[-1].loc)
+                    break
                 stmt = with_header(stmt, replace_first(header_expression(stmt), use, value))  # type: ignore[arg-type]
+                self._same_facts(stmt, original)
                 notes.changed(f"forward {name} = {expression_text(value)}", result.pop().loc)
             result.append(stmt)
         return unchanged_or_new(body, result)

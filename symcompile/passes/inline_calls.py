@@ -4,6 +4,9 @@ The callee's parameters become assignments of the arguments, in the order Python
 them; its locals are renamed after it (`add_a`); its `return`s become assignments of a result
 (or, for a single final `return`, the returned expression takes the call's place), in
 structured code: a `return` inside a loop sets a flag and breaks out (see `symcompile.returns`).
+The callee's locals die when it returns: a local that may own a value with a finalizer
+(`symcompile.finalizers`) is released (`add_t = None`) right after the body, and then the
+result is assigned to a name, released after the calling statement.
 A call is inlined only where nothing with an effect is evaluated before it in its statement,
 and only where no code the compiler cannot see has run since the function was entered, so the
 callee found at compile time is still the one the call would reach. The name of the callee
@@ -69,6 +72,7 @@ from ..attributes import static_attribute
 from ..codegen import expression_text
 from ..effects import TRUSTED_MODULES, Effects, rewrite_clean_statements
 from ..errors import SymbolicError
+from ..finalizers import callee_releases, owned, release
 from ..returns import lower_returns
 from ..rewrite import (
     header_expression,
@@ -81,9 +85,13 @@ from ..rewrite import (
     walk_statements,
     with_header,
 )
+from ..value_types import TypeEnv, types_before
 
 # the largest callee (in IR nodes) inlined
 CALLEE_BUDGET = 80
+# the statements after which a value that dies in them is released (`t = None`): the others
+# return, or run a body first
+_RELEASED_AFTER = (ir.Assign, ir.AugAssign, ir.ExprStmt)
 
 
 def _callee_function(value: object) -> types.FunctionType | None:
@@ -116,6 +124,7 @@ class _Inliner:
         self.taken = all_names(function)
         self.made: set[str] = set()  # names this pass made: callees' locals, results, flags
         self.bound = bound_on_entry(function)
+        self.types = types_before(function)
         self.parameters = frozenset(parameter_names(function))
         self.size = size(function)
         self.assumed: list[ir.Assumption] = []
@@ -300,23 +309,28 @@ class _Inliner:
                          f"over the size budget ({MAX_FUNCTION_SIZE} IR nodes in all)", stmt.loc)
             return stmt
         hoisted: list[ir.Stmt] = []
+        trailing: list[ir.Stmt] = []  # releases of results, after the statement
+        env = self.types.get(id(stmt), {})
         while (found := self._first_call(stmt, bound)) is not None:
             call, target, spills = found
-            expanded = self._expand(call, target, stmt.loc)
+            expanded = self._expand(call, target, stmt, env)
             if expanded is None:
                 break
-            statements, result = expanded
+            statements, result, released = expanded
+            trailing += released
             for spilled in spills:  # work done before the call is kept before it, in temporaries
                 temporary = self._fresh("t")
                 statements.insert(0, ir.Assign((ir.Name(temporary),), spilled, stmt.loc))
                 stmt = with_header(stmt, replace_first(header_expression(stmt), spilled,  # type: ignore[arg-type]
                                                        ir.Name(temporary)))
+                if owned(spilled, env) and isinstance(stmt, _RELEASED_AFTER):
+                    trailing.append(release(temporary, stmt.loc))  # the original's operand
             stmt = with_header(stmt, replace_first(header_expression(stmt), call, result))  # type: ignore[arg-type]
             hoisted += statements
             bound = bound_after(tuple(statements), bound)
             if isinstance(result, ir.Name) and result.id in self.made:
                 bound |= {result.id}  # every path through the body that gets here assigned it
-        return (*hoisted, stmt) if hoisted else stmt
+        return (*hoisted, stmt, *trailing) if hoisted else stmt
 
     def _first_call(self, stmt: ir.Stmt,
                     bound: frozenset[str]) -> tuple[ir.Call, _Target, list[ir.Expr]] | None:
@@ -353,10 +367,11 @@ class _Inliner:
         self.made.add(name)
         return name
 
-    def _expand(self, call: ir.Call, target: _Target,
-                loc: ir.Loc) -> tuple[list[ir.Stmt], ir.Expr] | None:
-        """The statements that replace `call`, and the expression its value is then."""
-        callee, callee_ir = target.callee, target.callee_ir
+    def _expand(self, call: ir.Call, target: _Target, stmt: ir.Stmt, env: TypeEnv,
+                ) -> tuple[list[ir.Stmt], ir.Expr, list[ir.Stmt]] | None:
+        """The statements that replace `call`, the expression its value is then, and the
+        releases to put after `stmt` (whose types are `env`)."""
+        callee, callee_ir, loc = target.callee, target.callee_ir, stmt.loc
         try:
             binding = inspect.signature(callee).bind(*range(len(target.arguments)),
                                                      **{kw.name: kw.name for kw in call.keywords})
@@ -382,15 +397,24 @@ class _Inliner:
         body = map_statements(body, lambda stmt: dataclasses.replace(stmt, loc=loc))
         *rest, last = body
         result: ir.Expr = ir.Name(result_name)
+        dying, held = callee_releases(callee.__code__, names, (*statements, *body), env)
+        after = [result_name] if result_name in held else []
         if isinstance(last, ir.Assign) and last.targets == (result,) and not any(
-                result_name in assigned_names(stmt) for stmt in walk_statements(tuple(rest))):
-            body, result = tuple(rest), last.value
+                result_name in assigned_names(stmt) for stmt in walk_statements(tuple(rest))) \
+                and set(dying) <= {getattr(last.value, "id", None)}:
+            body, result, after = tuple(rest), last.value, dying
+        else:
+            body += tuple(release(name, loc) for name in dying)
+        if isinstance(stmt, ir.Return):
+            after = []  # the function ends there
+        elif after and not isinstance(stmt, _RELEASED_AFTER):
+            return _refused(call, "its result may have a finalizer, to run after this statement", loc)
         self.size += body_size(body)
         if isinstance(call.func, ir.Name):  # (an object's callee is watched by object facts)
             self.assumed.append(ir.Assumption(prefix, target.value, f"inlined {prefix}"))
         self.assumed += target.assumptions
         notes.changed(f"inline {prefix}", loc)
-        return statements + list(body), result
+        return statements + list(body), result, [release(name, loc) for name in after]
 
 
 def _callee_label(call: ir.Call) -> str:

@@ -27,6 +27,7 @@ def f(xs, t):
                 break
         if not index_of_returned:
             index_of_result = -1
+        index_of_t = None
         index_of_xs_2 = xs
         index_of_t_2 = t - k
         index_of_returned_2 = False
@@ -37,5 +38,6 @@ def f(xs, t):
                 break
         if not index_of_returned_2:
             index_of_result_2 = -1
+        index_of_t_2 = None
         total += index_of_result + index_of_result_2
     return total

@@ -32,5 +32,6 @@ def count_above(xs, ts):
                 break
         if not index_of_returned_2:
             index_of_result_2 = -1
+        index_of_t_2 = None
         total += index_of_result + index_of_result_2
     return total

@@ -13,10 +13,12 @@ def f(values):
     out = []
     for a in values:
         if type(a) is float:
+            x = a
             t = a * a
             x = a - (t * a - a) / (3.0 * t)
             out.append(x)
         else:
+            x = a
             x = a - (1.0 * a * a * a - a) / (3 * (1.0 * a * a))
             out.append(x)
     return out
