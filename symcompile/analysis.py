@@ -19,6 +19,9 @@ from . import ir
 from .rewrite import expr_children, statement_expressions, walk_expr, walk_statements
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+# set by the front end on a def, class or import alias that binds a private name (`def __f`
+# in a method of `C` binds `_C__f` but keeps its name as written): the name it binds
+BOUND_AS = "symcompile_bound_as"
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
@@ -53,7 +56,7 @@ def opaque_names(node: ast.AST, names: OpaqueNames | None = None, nested: bool =
         case ast.Global(names=declared) | ast.Nonlocal(names=declared):
             names.declared.update(declared)
         case ast.alias(name=name, asname=asname):
-            stored.add(asname or name.split(".")[0])
+            stored.add(getattr(node, BOUND_AS, asname or name.split(".")[0]))
         case ast.ExceptHandler(name=str(name)) | ast.MatchAs(name=str(name)) | \
                 ast.MatchStar(name=str(name)) | ast.MatchMapping(rest=str(name)):
             stored.add(name)
@@ -64,7 +67,7 @@ def opaque_names(node: ast.AST, names: OpaqueNames | None = None, nested: bool =
         opaque_names(node.body, names, True)
         return names
     if isinstance(node, _SCOPES):
-        stored.add(node.name)
+        stored.add(getattr(node, BOUND_AS, node.name))
         for child in ast.iter_child_nodes(node):
             in_body = any(child is statement for statement in node.body)
             opaque_names(child, names, nested or in_body)

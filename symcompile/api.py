@@ -459,6 +459,8 @@ class SymbolicFunction:
             self.cache.compiled(reason)
         if self.pass_through:
             return self._as_written("generator or coroutine: passed through unchanged")
+        if (reader := frontend.frame_reader(self.source.node, self.original)) is not None:
+            return self._as_written(f"reads a frame's locals ({reader}): runs as written")
         try:
             with callpath.marked_compiling(self):
                 return self._compile_ir(static, kinds)
@@ -496,8 +498,10 @@ class SymbolicFunction:
                                                        self.compiled_object))
         comments = notes.comments_for(after, [note for run in log for note in run.notes],
                                       self.source.lines) if self.comments else None
+        spell = functools.partial(frontend.unmangle_names, private_class=self.scope.private_class)
         generated = codegen.render_function(after, self._stale_call, guard_globals=self.guards,
-                                            type_miss=self._type_miss, comments=comments)
+                                            type_miss=self._type_miss, comments=comments,
+                                            spell_names=spell)
         bindings = generated.bindings
         closure = {**self.scope.closure, **after.shared_cells}  # inlined closures' cells too
         # pad to the public function's closure, which can grow but never shrink

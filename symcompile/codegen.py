@@ -455,12 +455,16 @@ class Generated:
 
 def render_function(function: ir.Function, recompile: Callable[..., object] | None = None,
                     guard_globals: bool = True, type_miss: Callable[..., object] | None = None,
-                    comments: Callable[[int], str] | None = None) -> Generated:
+                    comments: Callable[[int], str] | None = None,
+                    spell_names: Callable[[ast.FunctionDef], ast.FunctionDef] | None = None,
+                    ) -> Generated:
     """The generated source of an IR function, with the objects it binds by name; with
     `recompile` and `type_miss`, guarded by checks of its assumptions (see `function_to_ast`);
     with `comments`, a comment on each statement's first line saying where it came from
-    (`comments(line)` for the user's line, "" for none)."""
+    (`comments(line)` for the user's line, "" for none); `spell_names` respells the def's
+    names (private names as written, `frontend.unmangle_names`)."""
     node, bindings = function_to_ast(function, recompile, guard_globals, type_miss)
+    node = spell_names(node) if spell_names is not None else node
     text = render(node)
     lines = user_lines(node, text, function.loc.line)
     return Generated(_with_comments(node, text, comments) if comments else text, bindings, lines)

@@ -5,14 +5,15 @@ through this module.  The contract
 of ``symcompile`` is that a compiled function is *observably identical* to the
 original, so an :class:`Observation` records everything a caller could see:
 
-* the outcome: a returned value, a raised exception (its type and the types of
-  its ``__cause__`` and ``__context__``; the message is kept for error reports
-  but never compared), or -- when the result is an iterator
+* the outcome: a returned value, a raised exception (its type, its message --
+  ``str(exc)``, object addresses aside -- and the types of its ``__cause__`` and
+  ``__context__``), or -- when the result is an iterator
   such as a generator -- the items it yields (up to :data:`ITERATION_CAP`) and
   the exception, if any, raised while iterating;
 * text written to ``sys.stdout`` and ``sys.stderr``, and for iterators how much
   of it had been written at each step (so eager vs. lazy printing differs);
-* the categories of the warnings issued, in order;
+* the warnings issued, in order: category and message text (every one, under
+  the "always" filter, so their number is compared too);
 * the arguments after the call (so mutation of arguments is compared);
 * aliasing: which objects in the result *are* (``is``) mutable objects reachable
   from the arguments, and which result arrays share memory with argument arrays.
@@ -38,6 +39,7 @@ import contextlib
 import copy
 import io
 import math
+import re
 import types
 import warnings
 from collections.abc import Callable, Iterator, Mapping
@@ -485,6 +487,16 @@ def _text_diff(name: str, a: str, b: str) -> str | None:
     )
 
 
+# an object's address in a message (`<Foo object at 0x7f...>`): each run has its own copies
+_ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
+
+
+def _same_message(a: str | None, b: str | None) -> bool:
+    """Whether two exception messages are the same, object addresses aside."""
+    return a == b or (a is not None and b is not None
+                      and _ADDRESS.sub("0x", a) == _ADDRESS.sub("0x", b))
+
+
 def _chain_diff(o_chain: tuple, c_chain: tuple, o: Observation, c: Observation) -> str:
     def name(t: type | None) -> str:
         return "none" if t is None else t.__name__
@@ -498,14 +510,16 @@ def _chain_diff(o_chain: tuple, c_chain: tuple, o: Observation, c: Observation) 
 
 def explain_observation_difference(original: Observation, compiled: Observation) -> str | None:
     """Return ``None`` if the two observations are indistinguishable, else a
-    description of the first difference (outcome, value or exception type,
-    stdout/stderr, warnings, argument mutation, aliasing)."""
+    description of the first difference (outcome, value or exception type and
+    message, stdout/stderr, warnings, argument mutation, aliasing)."""
     o, c = original, compiled
     if o.outcome != c.outcome:
         return f"outcome differs: original {o.describe()}; compiled {c.describe()}"
     if o.outcome == "raise":
         if o.exc_type is not c.exc_type:
             return f"exception type differs: original {o.describe()}; compiled {c.describe()}"
+        if not _same_message(o.exc_message, c.exc_message):
+            return f"exception message differs: original {o.describe()}; compiled {c.describe()}"
         if o.exc_chain != c.exc_chain:
             return _chain_diff(o.exc_chain, c.exc_chain, o, c)
     elif o.outcome == "return":
@@ -520,7 +534,8 @@ def explain_observation_difference(original: Observation, compiled: Observation)
             return f"yielded items differ: {found}\n  original {o.describe()}\n  compiled {c.describe()}"
         if o.truncated != c.truncated:
             return f"iterator length differs: original {o.describe()}; compiled {c.describe()}"
-        if o.iter_exc_type is not c.iter_exc_type:
+        if o.iter_exc_type is not c.iter_exc_type or \
+                not _same_message(o.iter_exc_message, c.iter_exc_message):
             return f"exception during iteration differs: original {o.describe()}; compiled {c.describe()}"
         if o.iter_exc_chain != c.iter_exc_chain:
             return _chain_diff(o.iter_exc_chain, c.iter_exc_chain, o, c)
@@ -533,7 +548,7 @@ def explain_observation_difference(original: Observation, compiled: Observation)
             "stdout interleaving with iteration differs (characters printed by the call and after "
             f"each item): original {o.stdout_marks}; compiled {c.stdout_marks}"
         )
-    if o.warnings != c.warnings:
+    if o.warnings != c.warnings or o.warning_messages != c.warning_messages:
         ow = [f"{w.__name__}: {m}" for w, m in zip(o.warnings, o.warning_messages)]
         cw = [f"{w.__name__}: {m}" for w, m in zip(c.warnings, c.warning_messages)]
         return f"warnings differ:\n  original {ow}\n  compiled {cw}"
@@ -564,7 +579,7 @@ def assert_equivalent(
 ) -> Observation:
     """Observe ``original`` and ``compiled`` on (copies of) the same inputs and
     raise ``AssertionError`` describing the first observable difference.
-    Exception messages are not compared, only exception types.  Returns the
+    Exception messages are compared too (object addresses aside).  Returns the
     original's observation."""
     o = observe(original, args, kwargs)
     c = observe(compiled, args, kwargs)

@@ -93,8 +93,6 @@ def test_never_wrong_global_rebound_by_float_dunder(make_module: MakeModule) -> 
 # kind "edits" (issue 16: edited files; area of the "edited files" fix, in flight when filed):
 # the file is edited between the decoration and the first call (main and its helper both);
 # the compiler took main as imported but read the helper's new text and inlined it
-@pytest.mark.xfail(strict=True, reason="fuzz edits: an edited helper's new text is inlined "
-                   "where the helper in memory runs the old")
 def test_never_wrong_helper_edited_on_disk(make_module: MakeModule) -> None:
     module = make_module("""
         K = 3
@@ -116,8 +114,6 @@ def test_never_wrong_helper_edited_on_disk(make_module: MakeModule) -> None:
 # kind "syntax" (area of the "augmented-assignment messages" fix, in flight when filed): the
 # folder computed `'ab' / 0.5` for `s /= 0.5` on a known string and raised with the message of
 # `/`, not `/=`
-@pytest.mark.xfail(strict=True, reason="fuzz syntax: s /= 0.5 on a known str raises the "
-                   "message of / instead of /=")
 def test_same_message_augmented_assignment_of_a_known_value(make_module: MakeModule) -> None:
     module = make_module("""
         def main(x):

@@ -21,8 +21,9 @@ and otherwise reads the object itself, bound into the generated function.
 
 Not inlined: recursive functions, generators, methods using `super()`, functions of other modules that read
 any other global of theirs, functions with `*args`/`**kwargs` or with code the compiler keeps
-opaque, functions using private names (`obj.__x` means something else inside a method, where
-it is mangled), functions that may read a local before binding it (inlined, the local would
+opaque, functions written outside a class using private names (`obj.__x`) into a method (where
+Python mangles them; a method's own are mangled already, as the front end spells them),
+functions that may read a local before binding it (inlined, the local would
 keep its value from an earlier call), calls with `**` arguments or with a `*` argument whose
 items are not known (a display `*(a, b)`, a constant tuple or a global bound to a tuple is
 spread out), and anything over the size budget.
@@ -131,6 +132,9 @@ class _Inliner:
         self.callee_ir: dict[types.CodeType, ir.Function | None] = {}
         self.refusals: dict[types.CodeType, str] = {}  # why a callee's IR is None
         self.cells: dict[str, types.CellType] = {}  # inlined closures' cells, by their new names
+        # the class whose name Python puts in private names in the generated code, if any
+        code = self.namespace.code if self.namespace is not None else None
+        self.private_class = frontend.private_class_of(code)
         if self.namespace is not None:
             self.taken |= self.namespace.closure
 
@@ -147,13 +151,19 @@ class _Inliner:
                 return None
             try:
                 source = frontend.read_function_source(callee)
+            except frontend.SourceChangedError:
+                self.refusals[code] = "its file was changed since it was defined"
+                return None
             except SymbolicError:
                 self.refusals[code] = "its source cannot be read"
                 return None
-            if _mentions_private_names(source.node):
-                self.refusals[code] = "uses private names (obj.__x)"
-                return None  # `obj.__x` would be mangled differently inside a method
-            callee_ir = frontend.build_function(source)
+            if (reader := frontend.frame_reader(source.node, callee)) is not None:
+                self.refusals[code] = f"reads a frame's locals ({reader})"
+                return None
+            callee_ir = frontend.build_function(source)  # (private names mangled in its class)
+            if self.private_class is not None and _mentions_private_names(callee_ir):
+                self.refusals[code] = "uses private names (__x), which Python mangles here"
+                return None
             # in a version for arrays, eliminate_temporaries frees the callee's arrays after
             # their last use, as its return would
             for_arrays = any(isinstance(kind, ir.ArrayKind)
@@ -538,12 +548,15 @@ def _array_refusal(callee: types.FunctionType, callee_ir: ir.Function) -> str:
     return ""
 
 
-def _mentions_private_names(node: ast.AST) -> bool:
-    """Whether the code uses a name Python mangles in a class body (`__x`, not `__x__`)."""
-    def private(name: object) -> bool:
-        return isinstance(name, str) and name.startswith("__") and not name.endswith("__")
-    return any(private(getattr(inner, field, None)) for inner in ast.walk(node)
-               for field in ("id", "attr", "arg"))
+def _mentions_private_names(function: ir.Function) -> bool:
+    """Whether the function's code (its private names mangled already, in a method) still
+    uses a name Python would mangle in a class body (`__x`, not `__x__`)."""
+    def private(name: str) -> bool:
+        return frontend.mangled(name, "C") != name
+    names = {node.id if isinstance(node, ir.Name) else node.attr
+             for stmt in walk_statements(function.body) for expr in statement_expressions(stmt)
+             for node in walk_expr(expr) if isinstance(node, (ir.Name, ir.Attribute))}
+    return any(map(private, names | set(parameter_names(function))))
 
 
 def _reads_only_bound_locals(function: ir.Function) -> bool:

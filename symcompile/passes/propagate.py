@@ -38,6 +38,8 @@ from .. import ir, notes
 from ..analysis import assigned_names, local_names, untracked_names
 from ..codegen import expression_text
 from ..rewrite import map_statement_expressions, unchanged_or_new, walk_statements, with_bodies
+from ..ops import OPS
+from ..value_types import type_of
 from .fold_constants import is_foldable_value
 
 Env = dict[str, ir.Expr]
@@ -75,6 +77,22 @@ def _substitute(stmt: ir.Stmt, env: Env) -> ir.Stmt:
 
 def _immutable(value: object) -> bool:
     return is_foldable_value(value) and not isinstance(value, np.generic)
+
+
+def _takes_number(op: str, left: object, right: ir.Expr) -> bool:
+    """Whether `right` is certainly a number (known without relying on argument types) that
+    the operator takes with `left`: otherwise `n += v` and `n = 3 + v` raise different
+    messages (`unsupported operand type(s) for +=` and `for +`)."""
+    known = type_of(right, {})
+    if known is None or known.arguments or not known.is_number:
+        return False
+    try:
+        OPS[op].evaluate(left, known.type(1))  # type: ignore[operator]
+    except TypeError:
+        return False
+    except Exception:  # (any other error has the same message in both spellings)
+        return True
+    return True
 
 
 def _constant_items(expr: ir.Expr) -> tuple[ir.Const, ...] | None:
@@ -194,9 +212,10 @@ class _Propagator:
                               f"{', '.join(map(expression_text, values))}", loc)
                 return [ir.Assign((name,), item, loc) for name, item in zip(names, values)]
             case ir.AugAssign(ir.Name(name) as target, op, value, loc) \
-                    if isinstance(known := env.get(name), ir.Const) and _immutable(known.value):
+                    if isinstance(known := env.get(name), ir.Const) and _immutable(known.value) \
+                    and _takes_number(op, known.value, value):
                 # `n += v` with n a known int (float, str...): these types have no in-place
-                # operators, so it is exactly `n = 3 + v`
+                # operators, so it is exactly `n = 3 + v` (v a number: see _takes_number)
                 stmt = ir.Assign((target,), ir.Op(op, (known, value)), loc)
                 notes.changed(f"propagate {name} → {expression_text(known)}: "
                               f"{name} = {expression_text(stmt.value)}", loc)
