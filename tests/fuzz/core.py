@@ -45,7 +45,14 @@ from typing import Any
 
 import symcompile
 from symcompile.errors import SymbolicError
-from symcompile.oracle import Observation, explain_difference, explain_observation_difference, observe
+from symcompile.oracle import (
+    NAN_SIGN_DIFFERS,
+    Observation,
+    _nan_signs_vary,
+    explain_difference,
+    explain_observation_difference,
+    observe,
+)
 
 INTERNAL = "internal error in symcompile"
 # words of a SymbolicError that refuses because the function's file was edited
@@ -229,7 +236,9 @@ def _compare_call(case: Case, text: str, namespace: dict[str, Any], original: An
                   compiled: Any, phase: Phase) -> Finding | str | None:
     """Observe the original and the compiled call from the same module state and judge. A
     difference counts only if the original, run again from that state, agrees with itself
-    (hashes of ids, addresses in reprs... are not differences); otherwise "unstable"."""
+    (hashes of ids, addresses in reprs... are not differences), and a NaN's sign only where
+    the original's own code, cold and warmed up, gives one sign (as `assert_equivalent`
+    decides); otherwise "unstable"."""
     before = dict(namespace)
     phase("original")
     start = time.perf_counter()
@@ -255,9 +264,13 @@ def _compare_call(case: Case, text: str, namespace: dict[str, Any], original: An
         _restore(namespace, before)
         phase("original")
         again, after_again = _observe_original(text, namespace, original)
+        unstable = judge(o, again) is not None or state_difference(after_original, after_again)
+        if not unstable and NAN_SIGN_DIFFERS in verdict.detail:
+            _restore(namespace, before)
+            unstable = _nan_signs_vary(original, *_arguments(text, namespace))
         phase("harness")
         _restore(namespace, after_compiled)
-        if judge(o, again) is not None or state_difference(after_original, after_again):
+        if unstable:
             return "unstable"
     return verdict
 
