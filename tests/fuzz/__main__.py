@@ -50,8 +50,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--out", type=Path, default=Path("fuzz-findings"),
                         help="directory for reproductions, summary.md and the worker's log "
                         "(default ./fuzz-findings)")
-    parser.add_argument("--minimize-seconds", type=float, default=90.0,
-                        help="time to shrink each new finding; 0 keeps it as found (default 90)")
+    parser.add_argument("--minimize-seconds", type=float, default=60.0,
+                        help="time to shrink one case of a finding; 0: none (default 60)")
     args = parser.parse_args(argv)
     kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
     unknown = [k for k in kinds if k not in KINDS]

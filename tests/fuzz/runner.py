@@ -9,9 +9,10 @@ just before the timeout); when the original itself was that slow, the case is *s
 worker that dies is a *crash*. The worker's own stdout and stderr go to a log file in the
 output directory, and it is restarted every `RESTART_EVERY` cases.
 
-Each finding's signature (`core.Finding.signature`) is minimized the first time it is seen
-(`minimize`) and written to the output directory as a standalone reproduction
-(`core.reproduction`); `summary.md` there lists the counts and the findings.
+The first cases of each finding signature (`core.Finding.signature`) are minimized
+(`minimize`); each whose minimized module defines other functions than those before is
+written to the output directory as a standalone reproduction (`core.reproduction`);
+`summary.md` there lists the counts and the findings.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 import faulthandler
 import multiprocessing
 import os
+import re
 import sys
 import tempfile
 import time
@@ -32,6 +34,8 @@ from tests.fuzz.core import Case, Finding, Outcome, generate, reproduction, run_
 from tests.fuzz.minimize import shrink
 
 RESTART_EVERY = 300
+# cases of one finding signature that are shrunk (others are only counted)
+SHRINK_PER_SIGNATURE = 3
 # time to generate a case and load its module, on top of its timeout
 SLACK = 10.0
 COUNTS = ("programs", "calls", "differences", "internal_errors", "hangs", "crashes",
@@ -181,6 +185,7 @@ class Campaign:
         self.quiet = quiet
         self.counts: dict[str, Counter[str]] = {}
         self.found: dict[str, Found] = {}
+        self.shrunk: dict[str, int] = {}
         self.seconds: dict[str, float] = {}
 
     def say(self, text: str) -> None:
@@ -213,19 +218,29 @@ class Campaign:
                  + f" in {self.seconds[kind]:.0f} s")
 
     def _record(self, kind: str, seed: int, case: Case | None, finding: Finding) -> None:
+        """Count a finding; shrink the first `SHRINK_PER_SIGNATURE` cases of its signature,
+        and write a reproduction for each whose shrunk form is new (its signature and the
+        dunders and functions the shrunk module still defines tell them apart)."""
         signature = f"{kind} | {finding.signature()}"
-        if signature in self.found:
-            self.found[signature].count += 1
-            self.found[signature].seeds.append(seed)
+        shrunk = self.shrunk.get(signature, 0)
+        if shrunk >= SHRINK_PER_SIGNATURE or case is None or self.minimize_seconds <= 0:
+            self._count(signature, seed, kind, finding, case or Case(kind, seed, "", []))
             return
-        self.say(f"[{kind}] new finding (seed {seed}): {finding.signature()}")
-        if case is None:
-            case = Case(kind, seed, "", [])
-        elif self.minimize_seconds > 0:
-            case, finding = self._minimized(case, finding)
+        self.shrunk[signature] = shrunk + 1
+        self.say(f"[{kind}] finding (seed {seed}): {finding.signature()}")
+        case, finding = self._minimized(case, finding)
+        self._count(f"{signature} | {', '.join(_defined(case.source))}", seed, kind, finding,
+                    case)
+
+    def _count(self, key: str, seed: int, kind: str, finding: Finding, case: Case) -> None:
+        if key in self.found:
+            self.found[key].count += 1
+            self.found[key].seeds.append(seed)
+            return
         name = f"{kind}-{finding.category}-{len(self.found) + 1:03d}.py"
         (self.out / name).write_text(reproduction(case, finding), encoding="utf-8")
-        self.found[signature] = Found(signature, kind, finding, case, name, seeds=[seed])
+        self.found[key] = Found(key, kind, finding, case, name, seeds=[seed])
+        self.say(f"    new: {name}")
         self.write_summary()
 
     def _minimized(self, case: Case, finding: Finding) -> tuple[Case, Finding]:
@@ -262,6 +277,11 @@ class Campaign:
     def close(self) -> None:
         self.worker.stop()
         self.write_summary()
+
+
+def _defined(source: str) -> list[str]:
+    """The names of the functions (dunders included) a module defines, sorted."""
+    return sorted(set(re.findall(r"def (\w+)", source)))
 
 
 def run_campaign(minutes: float, seed: int, kinds: list[str], out: Path,
