@@ -52,7 +52,9 @@ def static_key(value: object) -> Hashable:
     if isinstance(value, float) and type(value) is float:  # every bit: a NaN's sign counts
         return ("float", struct.pack("<d", value))
     if isinstance(value, tuple) and type(value) is tuple:
-        return ("tuple", tuple(static_key(item) for item in value))
+        items = tuple(static_key(item) for item in value)
+        # a tuple holding a mutable value is mutable through it: passed as it is too
+        return PASSED_AS_IS if PASSED_AS_IS in items else ("tuple", items)
     if type(value) in _VALUE_TYPES:
         return (type(value).__name__, value)
     if isinstance(value, MUTABLE_TYPES):

@@ -132,10 +132,7 @@ def test_same_message_augmented_assignment_of_a_known_value(make_module: MakeMod
 
 # kind "sequences" (area of the "static-arg caching" work): a static argument equal to an
 # earlier one (another object) is replaced by the earlier object, so `s[1].append(x)` mutates
-# the first call's list. Found in the working tree while that work was in flight (main was
-# right then); it has landed since (main at de78b99 fails this)
-@pytest.mark.xfail(strict=True, reason="fuzz sequences: a static tuple equal to an earlier one "
-                   "is replaced by that object; its list is mutated instead of the caller's")
+# the first call's list (fixed: a tuple holding a mutable value is passed as it is)
 def test_never_wrong_static_argument_holding_a_list(make_module: MakeModule) -> None:
     module = make_module("""
         def main(x, s):
