@@ -422,6 +422,15 @@ def fresh_name(wanted: str, taken: set[str]) -> str:
 
 # passes that grow code (inlining, unrolling) stop when a function reaches this many IR nodes
 MAX_FUNCTION_SIZE = 2000
+# forward_single_uses builds no expression of more IR nodes than this: every pass walks
+# expressions whole, many once per operand, so a chain of n statements merged into one expression
+# would cost them n² steps (and Python's parser and compiler limit how deep an expression goes)
+MAX_EXPRESSION_SIZE = 100
+
+
+def expression_size(expr: ir.Expr) -> int:
+    """The number of IR nodes in `expr`."""
+    return sum(1 for _ in walk_expr(expr))
 
 
 def body_size(body: tuple[ir.Stmt, ...]) -> int:

@@ -137,11 +137,22 @@ def _range(start: int, stop: int) -> str:
     return f"{start + 1}" if length == 1 else f"{start + (1 if length else 0)},{length}"
 
 
-def _labelled_diff(run: PassRun) -> str:
+SourceLines = dict[int, tuple[ir.Function, tuple[list[str], list[int]]]]
+
+
+def _source_lines_of(function: ir.Function, rendered: SourceLines) -> tuple[list[str], list[int]]:
+    """`_source_lines` of `function`, rendered once per explanation: a pass run's IR after is
+    the next changing run's IR before (`rendered` keeps them by identity, and alive)."""
+    if id(function) not in rendered:
+        rendered[id(function)] = (function, _source_lines(function))
+    return rendered[id(function)][1]
+
+
+def _labelled_diff(run: PassRun, rendered: SourceLines) -> str:
     """A unified diff of the source before and after the pass run, each hunk labelled with the
     rules the pass applied at the user's lines the changed statements come from."""
-    old, old_origins = _source_lines(run.before)
-    new, new_origins = _source_lines(run.after)
+    old, old_origins = _source_lines_of(run.before, rendered)
+    new, new_origins = _source_lines_of(run.after, rendered)
     parts = ["--- before\n", "+++ after\n"]
     matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
     for group in matcher.get_grouped_opcodes(2):
@@ -167,10 +178,11 @@ def explain(func: Any, *args: Any, **kwargs: Any) -> Explanation:
     log = version.log
     before = log[0].before if log else version.ir
     steps = []
+    rendered: SourceLines = {}
     for run in log:
         if run.changed:
             steps.append(Step(run.name, run.round, size(run.before), size(run.after),
-                              run.seconds, _labelled_diff(run), run.notes))
+                              run.seconds, _labelled_diff(run, rendered), run.notes))
     missed = dict.fromkeys(str(note) for run in log for note in run.notes if note.kind == "missed")
     said = [note for run in log for note in run.notes]
     commented = codegen.render_function(version.ir, comments=notes.comments_for(

@@ -8,13 +8,17 @@ in order. Every pass run is recorded (`PassRun`) so `explain` can show what each
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import gc
+import threading
 import time
 import types
 from dataclasses import dataclass
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Iterator, Mapping, Sequence
 
 from . import frontend, ir, notes
+from .analysis import MAX_FUNCTION_SIZE, size
 from .passes.eliminate_common_subexpressions import eliminate_common_subexpressions
 from .passes.eliminate_dead_code import eliminate_dead_code
 from .passes.eliminate_temporaries import eliminate_temporaries
@@ -97,6 +101,39 @@ class PassRun:
 def run_passes(function: ir.Function, passes: Sequence[Pass] = PASSES) -> tuple[ir.Function, list[PassRun]]:
     """Run `passes` over `function` until none changes anything (or for `MAX_ROUNDS` rounds),
     then those of them in `RUN_LAST` once; return the result and the log."""
+    if size(function) <= MAX_FUNCTION_SIZE:
+        return _run_passes(function, passes)
+    with _collector_paused():
+        return _run_passes(function, passes)
+
+
+# How many compilations have the cyclic garbage collector paused, and whether it ran before.
+_pauses = [0, False]
+_pauses_lock = threading.Lock()
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while a big function is compiled: the passes
+    keep every version of the IR (the log) and make many objects that live for one pass, so
+    full collections would come again and again, each walking all of it (a 4,000-line
+    function compiled half again as slow). It runs again when the last such compilation
+    ends, if it ran before the first began."""
+    with _pauses_lock:
+        if _pauses[0] == 0:
+            _pauses[1] = gc.isenabled()
+            gc.disable()
+        _pauses[0] += 1
+    try:
+        yield
+    finally:
+        with _pauses_lock:
+            _pauses[0] -= 1
+            if _pauses[0] == 0 and _pauses[1]:
+                gc.enable()
+
+
+def _run_passes(function: ir.Function, passes: Sequence[Pass]) -> tuple[ir.Function, list[PassRun]]:
     log: list[PassRun] = []
     verify(function)
     settling = [run_pass for run_pass in passes if run_pass not in RUN_LAST]

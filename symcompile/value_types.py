@@ -219,11 +219,7 @@ def _unary(op: str, operand: Known) -> Known | None:
 
 def type_of(expr: ir.Expr, env: TypeEnv) -> Known | None:
     """The type `expr` certainly has when it evaluates without raising, or None."""
-    if isinstance(env, Types):
-        if env.typer is None:
-            env.typer = Typer(env)
-        return env.typer.of(expr)
-    return Typer(env).of(expr)
+    return Typer(env, env.known if isinstance(env, Types) else None).of(expr)
 
 
 class Types(dict[str, Known]):
@@ -233,11 +229,11 @@ class Types(dict[str, Known]):
     a plain mapping, an expression n deep costs n² steps). It lives as long as the flow's
     pass run holds it, and its nodes with it."""
 
-    __slots__ = ("typer",)
+    __slots__ = ("known",)
 
-    def __init__(self, known: Mapping[str, Known] | Iterable[tuple[str, Known]] = ()) -> None:
-        super().__init__(known)
-        self.typer: Typer | None = None
+    def __init__(self, types: Mapping[str, Known] | Iterable[tuple[str, Known]] = ()) -> None:
+        super().__init__(types)
+        self.known: dict[int, tuple[ir.Expr, Known | None]] = {}  # see `Typer`
 
 
 class Typer:
@@ -247,9 +243,11 @@ class Typer:
     subexpression of an expression n deep costs n² steps). Nodes are remembered by identity,
     and kept alive with their types so an `id` is never reused while the `Typer` lives."""
 
-    def __init__(self, env: TypeEnv) -> None:
+    def __init__(self, env: TypeEnv, known: dict[int, tuple[ir.Expr, Known | None]] | None = None,
+                 ) -> None:
         self.env = env
-        self._known: dict[int, tuple[ir.Expr, Known | None]] = {}
+        # each node's type by the node's identity (`Types` keeps one for its environment)
+        self._known = known if known is not None else {}
 
     def of(self, expr: ir.Expr) -> Known | None:
         """The type `expr` certainly has when it evaluates without raising, or None."""
@@ -376,7 +374,9 @@ class TypeFlow:
         assigned = assigned_names(stmt)
         if not assigned:
             return env
-        result = Types((name, known) for name, known in env.items() if name not in assigned)
+        result = Types(env)  # copied at C speed: a function may have thousands of variables
+        for name in assigned:
+            result.pop(name, None)
         match stmt:
             case ir.Assign(targets, value) if all(isinstance(t, ir.Name) for t in targets):
                 known = type_of(value, env)

@@ -33,10 +33,12 @@ from __future__ import annotations
 
 from .. import ir, notes
 from ..analysis import (
+    MAX_EXPRESSION_SIZE,
     assigned_names,
     assignment_counts,
     bound_on_entry,
     evaluation_order,
+    expression_size,
     introspects,
     is_quiet,
     live_after,
@@ -148,7 +150,8 @@ class _Forwarder:
             while result and (found := self._value_for(result[-1])) is not None:
                 name, value = found
                 use = self._use(name, stmt, bound)
-                if use is None or not self._only_use(name, stmt, original):
+                if use is None or not self._only_use(name, stmt, original) or \
+                        _too_big(header_expression(stmt), value):  # type: ignore[arg-type]
                     break
                 if not self._dies_in_place(name, value, result[-1], use, stmt, body[index + 1:]):
                     notes.missed(f"not forwarded {name} = {expression_text(value)}: it would "
@@ -160,6 +163,11 @@ class _Forwarder:
                 notes.changed(f"forward {name} = {expression_text(value)}", result.pop().loc)
             result.append(stmt)
         return unchanged_or_new(body, result)
+
+
+def _too_big(header: ir.Expr, value: ir.Expr) -> bool:
+    """Whether putting `value` into `header` would make an expression over the size limit."""
+    return expression_size(header) + expression_size(value) > MAX_EXPRESSION_SIZE
 
 
 def forward_single_uses(function: ir.Function) -> ir.Function:
