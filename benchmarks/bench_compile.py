@@ -284,7 +284,7 @@ def run(config: BenchConfig) -> int:
     if not print_header(NAME, DESCRIPTION):
         return 1
     sizes = QUICK_SIZES if config.quick else SIZES
-    repeats = 1 if config.quick else 3
+    repeats = 1 if config.quick else min(config.repeats, 3)  # a compile is long: few repeats
     print(f"\nsizes {', '.join(map(str, sizes))} statements; median of up to {repeats} fresh "
           f"compiles each\n\n{HEADER}")
     try:

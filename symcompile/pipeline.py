@@ -117,8 +117,8 @@ def _collector_paused() -> Iterator[None]:
     """Pause Python's cyclic garbage collector while a big function is compiled: the passes
     keep every version of the IR (the log) and make many objects that live for one pass, so
     full collections would come again and again, each walking all of it (a 4,000-line
-    function compiled half again as slow). It runs again when the last such compilation
-    ends, if it ran before the first began."""
+    function took twice as long). It runs again when the last such compilation ends, if it
+    ran before the first began."""
     with _pauses_lock:
         if _pauses[0] == 0:
             _pauses[1] = gc.isenabled()

@@ -9,6 +9,7 @@ oracle. The shapes come from the compile benchmark (benchmarks/bench_compile.py)
 
 from __future__ import annotations
 
+import gc
 import time
 import types
 from collections.abc import Callable
@@ -94,10 +95,12 @@ def test_never_stuck_deeply_nested_expression(make_module: Loader, body: str) ->
 
 
 def test_never_stuck_5000_line_function(make_module: Loader) -> None:
-    """5,000 lines of straight-line float arithmetic compile within a minute, correctly."""
+    """5,000 lines of straight-line float arithmetic compile within a minute, correctly, and
+    the garbage collector paused for it runs again afterwards."""
     lines = ["v0 = x"] + [f"v{i} = v{i - 1} * 0.5 + x - {i % 7}.0" if i % 3 else
                           f"v{i} = v{i - 1} + v{i - 2} * 0.25" for i in range(1, 4999)]
     source = "def f(x):\n" + "".join(f"    {line}\n" for line in lines) + "    return v4998\n"
     seconds, version = _compiled(make_module(source).f, 0.5)
     assert version.ir is not None, version.note
     assert seconds < 60.0
+    assert gc.isenabled()
