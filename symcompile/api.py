@@ -459,6 +459,9 @@ class SymbolicFunction:
             self.cache.compiled(reason)
         if self.pass_through:
             return self._as_written("generator or coroutine: passed through unchanged")
+        if not self.source.checked:
+            return self._as_written("too deeply nested for symcompile to check that its file "
+                                    "still holds the code that runs: runs as written")
         if (reader := frontend.frame_reader(self.source.node, self.original)) is not None:
             return self._as_written(f"reads a frame's locals ({reader}): runs as written")
         try:

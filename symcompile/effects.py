@@ -123,10 +123,12 @@ class Effects:
         if code not in self._transparent:
             self._transparent[code] = None
             try:
-                callee_ir = frontend.build_function(frontend.read_function_source(callee),
-                                                    frontend.namespace_of(callee))
+                source = frontend.read_function_source(callee)
             except SymbolicError:
                 return None
+            if not source.checked:
+                return None
+            callee_ir = frontend.build_function(source, frontend.namespace_of(callee))
             inner = Effects(callee_ir, self.visiting | {code})
             if not any(inner.statement_may_run_user_code(stmt) for stmt in callee_ir.body):
                 self._transparent[code] = inner.relied

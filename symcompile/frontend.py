@@ -57,6 +57,9 @@ class FunctionSource:
     lines: tuple[str, ...]
     private_class: str | None = None
     deferred_annotations: bool = False
+    # False when the def is too deeply nested to be compiled again and compared with the code
+    # that runs: then nothing may be compiled from it (the file may have been edited)
+    checked: bool = True
 
     @property
     def text(self) -> str:
@@ -99,27 +102,30 @@ def read_function_source(func: types.FunctionType) -> FunctionSource:
     except SyntaxError as exc:
         raise _no_source_error(func, f"its source lines do not parse on their own ({exc.msg})")
     ast.increment_lineno(module, first_line - 1 - int(wrapped))
-    node = _find_def(module, func, (chunk, first_line, filename, file_lines))
-    if node is None:
+    found = _find_def(module, func, (chunk, first_line, filename, file_lines))
+    if found is None:
         raise _no_source_error(func, "no single definition in its source lines matches the "
                                "function's code (was the file edited after it was imported, or "
                                "are there several lambdas on one line?)")
+    node, checked = found
     node.decorator_list = []
     deferred = bool(code.co_flags & __future__.annotations.compiler_flag)
-    return FunctionSource(node, filename, file_lines, private_class_of(code), deferred)
+    return FunctionSource(node, filename, file_lines, private_class_of(code), deferred, checked)
 
 
 # per (code, source lines read, first line): which of the defs placed there compile to the
-# code (compiling is the costly part of reading a source; a pipeline reads callees often)
-_same_code: dict[tuple[types.CodeType, str, int], list[int]] = {}
+# code, and whether that could be checked (compiling is the costly part of reading a source;
+# a pipeline reads callees often)
+_same_code: dict[tuple[types.CodeType, str, int], list[tuple[int, bool]]] = {}
 _SAME_CODE_ENTRIES = 512
 
 
 def _find_def(module: ast.Module, func: types.FunctionType,
               where: tuple[str, int, str, tuple[str, ...]],
-              ) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+              ) -> tuple[ast.FunctionDef | ast.AsyncFunctionDef, bool] | None:
     """The `def` (or the one lambda, made into a def) on the code's first line that the code
-    was compiled from, given the lines read, their first line, the file's name and lines.
+    was compiled from, given the lines read, their first line, the file's name and lines, and
+    whether it could be checked to compile to the code (see `FunctionSource.checked`).
     Raises a SymbolicError if the text there no longer compiles to the code."""
     code = func.__code__
     chunk, first_line, filename, file_lines = where
@@ -135,15 +141,16 @@ def _find_def(module: ast.Module, func: types.FunctionType,
         imported = _imported_names(filename, "".join(file_lines))
         if len(_same_code) >= _SAME_CODE_ENTRIES:
             _same_code.pop(next(iter(_same_code)), None)
-        _same_code[key] = [index for index, node in enumerate(placed)
-                           if _compiles_to(node, code, imported)]
-    matching = [placed[index] for index in _same_code[key]]
+        verdicts = [_compiles_to(node, code, imported) for node in placed]
+        _same_code[key] = [(index, verdict is not None)
+                           for index, verdict in enumerate(verdicts) if verdict is not False]
+    matching = [(placed[index], checked) for index, checked in _same_code[key]]
     if placed and not matching:
         raise _changed_file_error(func)
     if len(matching) != 1:
         return None
-    node = matching[0]
-    return _lambda_as_def(node) if isinstance(node, ast.Lambda) else node
+    node, checked = matching[0]
+    return (_lambda_as_def(node) if isinstance(node, ast.Lambda) else node), checked
 
 
 class SourceChangedError(SymbolicError):
@@ -191,10 +198,11 @@ def _matches_code(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda,
 
 
 def _compiles_to(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda,
-                 code: types.CodeType, imported: frozenset[str]) -> bool:
+                 code: types.CodeType, imported: frozenset[str]) -> bool | None:
     """Whether the parsed def, compiled where the function was defined, gives `code`: the same
     instructions, constants and names (line numbers aside, so an edit elsewhere in the file
-    is no reason to refuse). The file may have been edited since the code was compiled."""
+    is no reason to refuse). The file may have been edited since the code was compiled.
+    None when the def is too deeply nested to be compiled again here."""
     if _rewritten_by_pytest(code):
         return True  # pytest compiled its own text of `assert`: only the cheap check applies
     expected = _comparable(code)
@@ -202,7 +210,10 @@ def _compiles_to(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda,
     # (code compiled from the def alone, as `optimize_source` does, calls as if nothing was
     # imported)
     for names in (read, frozenset()) if read else (read,):
-        compiled = _compiled_where_defined(node, code, names)
+        try:
+            compiled = _compiled_where_defined(node, code, names)
+        except RecursionError:
+            return None
         if compiled is not None and _comparable(compiled) == expected:
             return True
     return False
@@ -232,13 +243,13 @@ def _compiled_where_defined(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.L
     check = ast.FunctionDef("_symcompile_source_check", params, body, [], None, None,
                             **_TYPE_PARAMS, **at)
     imports = [ast.Import([ast.alias(name, **at)], **at) for name in sorted(imported)]
-    module = ast.fix_missing_locations(ast.Module([*imports, check], type_ignores=[]))
+    module = ast.Module([*imports, check], type_ignores=[])
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # (shown when the file itself was compiled)
-            compiled = compile(module, code.co_filename, "exec",
+            compiled = compile(ast.fix_missing_locations(module), code.co_filename, "exec",
                                flags=code.co_flags & FUTURE_FLAGS, dont_inherit=True)
-    except (SyntaxError, ValueError, RecursionError):
+    except (SyntaxError, ValueError):
         return None
     return next((inner for inner in _nested_codes(compiled) if inner.co_name == code.co_name), None)
 

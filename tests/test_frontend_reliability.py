@@ -59,6 +59,15 @@ def test_never_wrong_function_edited_after_linecache_checkcache(make_module: Mak
         sc.symbolic(module.f)
 
 
+def test_never_wrong_function_too_deep_to_check_runs_as_written(make_module: MakeModule):
+    deep = "+".join(["x"] * 1000)  # too deep to compile again and compare with the code
+    module = make_module(f"def f(x):\n    return {deep} + 1\n")
+    _edit(module, f"{deep} + 1", f"{deep} + 2")
+    compiled = sc.symbolic(module.f)
+    assert compiled(1) == module.f(1) == 1001
+    assert sc.compiled_function(compiled, 1) is module.f  # the code that runs, as it is
+
+
 def test_never_wrong_inlined_helper_edited_on_disk_after_import(make_module: MakeModule):
     module = make_module("""
         def helper(x):

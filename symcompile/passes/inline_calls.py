@@ -157,6 +157,9 @@ class _Inliner:
             except SymbolicError:
                 self.refusals[code] = "its source cannot be read"
                 return None
+            if not source.checked:
+                self.refusals[code] = "too deeply nested to check that its file still holds it"
+                return None
             if (reader := frontend.frame_reader(source.node, callee)) is not None:
                 self.refusals[code] = f"reads a frame's locals ({reader})"
                 return None
