@@ -12,6 +12,7 @@ import keyword
 
 from . import ir
 from .ops import OPS
+from .rewrite import walk_statements
 
 class IRError(Exception):
     """The IR broke an invariant (an internal compiler bug)."""
@@ -148,12 +149,24 @@ def verify_statement(stmt: object, loop_depth: int) -> None:
             raise IRError(f"not an IR statement: {stmt!r}")
 
 
+def verify_statement_identity(body: tuple[ir.Stmt, ...]) -> None:
+    """Check that no statement object stands at two places: analyses key facts by `id(stmt)`,
+    so a shared object would mix up the facts of both places (a copy must be a new object)."""
+    seen: set[int] = set()
+    for stmt in walk_statements(body):
+        _check(id(stmt) not in seen,
+               f"one statement object at two places: {type(stmt).__name__} "
+               f"(line {getattr(getattr(stmt, 'loc', None), 'line', 0)})")
+        seen.add(id(stmt))
+
+
 def verify(function: ir.Function) -> ir.Function:
     """Check `function`'s invariants; return it unchanged, or raise `IRError`."""
     try:
         _check(_identifier(function.name), f"bad function name {function.name!r}")
         _check(isinstance(function.params, ast.arguments), "parameters are not ast.arguments")
         verify_body(function.body, 0)
+        verify_statement_identity(function.body)
     except IRError as error:
         raise IRError(f"{error}\n--- in IR ---\n{ir.format_function(function)}") from None
     return function

@@ -121,6 +121,14 @@ def test_verifier_rejects_a_body_that_is_not_a_tuple():
         verify(broken)
 
 
+def test_verifier_rejects_one_statement_object_at_two_places():
+    # analyses key facts by id(stmt): a shared object would mix up the facts of both places
+    shared = ir.Assign((A,), B)
+    with pytest.raises(IRError, match="one statement object at two places: Assign"):
+        verify(_function(shared, ir.If(A, (shared,), ())))
+    assert verify(_function(shared, ir.If(A, (ir.Assign((A,), B),), ())))
+
+
 def test_verifier_accepts_loops_slices_and_stars_where_python_does():
     loop = ir.While(A, (ir.If(B, (ir.Break(),), (ir.Continue(),)),), (ir.Return(None),))
     target = ir.Build("tuple", (A, ir.Starred(B)))
