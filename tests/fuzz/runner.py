@@ -186,6 +186,7 @@ class Campaign:
         self.counts: dict[str, Counter[str]] = {}
         self.found: dict[str, Found] = {}
         self.shrunk: dict[str, int] = {}
+        self.first_key: dict[str, str] = {}
         self.seconds: dict[str, float] = {}
 
     def say(self, text: str) -> None:
@@ -224,13 +225,15 @@ class Campaign:
         signature = f"{kind} | {finding.signature()}"
         shrunk = self.shrunk.get(signature, 0)
         if shrunk >= SHRINK_PER_SIGNATURE or case is None or self.minimize_seconds <= 0:
-            self._count(signature, seed, kind, finding, case or Case(kind, seed, "", []))
+            key = self.first_key.get(signature, signature)  # counted with the first shrunk
+            self._count(key, seed, kind, finding, case or Case(kind, seed, "", []))
             return
         self.shrunk[signature] = shrunk + 1
         self.say(f"[{kind}] finding (seed {seed}): {finding.signature()}")
         case, finding = self._minimized(case, finding)
-        self._count(f"{signature} | {', '.join(_defined(case.source))}", seed, kind, finding,
-                    case)
+        key = f"{signature} | {', '.join(_defined(case.source))}"
+        self.first_key.setdefault(signature, key)
+        self._count(key, seed, kind, finding, case)
 
     def _count(self, key: str, seed: int, kind: str, finding: Finding, case: Case) -> None:
         if key in self.found:
