@@ -241,8 +241,9 @@ def test_never_wrong_global_rebound_by_index_dunder(make_module: MakeModule) -> 
 
 # kind "syntax" (area of "generated code runs at the user's lines", issue 16 #4): the value of
 # `c` was forwarded into the return statement, so the frame's line number was the return's
-@pytest.mark.xfail(strict=True, reason="fuzz syntax: sys._getframe().f_lineno forwarded into "
-                   "the next statement reads that statement's line")
+@pytest.mark.xfail(strict=True, reason="symcompile limitation, documented in docs/semantics.md "
+                   "(Line numbers): sys._getframe().f_lineno forwarded into the statement that "
+                   "uses it reads that statement's line")
 def test_same_line_number_seen_by_the_frame(make_module: MakeModule) -> None:
     module = make_module("""
         import sys
