@@ -15,6 +15,7 @@ from typing import Callable, Iterator
 import pytest
 
 from symcompile import ir, pipeline
+from tests.source_module import import_source
 
 _module_numbers = itertools.count()
 
@@ -39,15 +40,8 @@ def make_module(tmp_path: Path) -> Callable[[str], types.ModuleType]:
     """`make_module(source)` writes the (dedented) source to a file and imports it."""
 
     def make(source: str) -> types.ModuleType:
-        name = f"symcompile_test_module_{next(_module_numbers)}"
-        path = tmp_path / f"{name}.py"
-        path.write_text(textwrap.dedent(source), encoding="utf-8")
-        spec = importlib.util.spec_from_file_location(name, path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-        return module
+        path = tmp_path / f"symcompile_test_module_{next(_module_numbers)}.py"
+        return import_source(textwrap.dedent(source), path)
 
     return make
 

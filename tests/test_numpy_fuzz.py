@@ -56,11 +56,9 @@ meanwhile, so that the random test keeps passing).
 from __future__ import annotations
 
 import copy
-import importlib.util
 import itertools
 import random
 import re
-import sys
 import tempfile
 import textwrap
 import time
@@ -79,6 +77,7 @@ import pytest
 import symcompile as sc
 from symcompile.api import MAX_TYPE_MISSES
 from symcompile.oracle import assert_equivalent, observe
+from tests.source_module import import_source
 
 # ---------------------------------------------------------------------------------------------
 # the program generator
@@ -777,18 +776,8 @@ _module_numbers = itertools.count()
 
 def load(source: str, directory: Path) -> types.ModuleType:
     """Write `source` to a file in `directory` and import it (so `inspect.getsource` works)."""
-    name = f"symcompile_numpy_fuzz_{next(_module_numbers)}"
-    path = directory / f"{name}.py"
-    path.write_text(source, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        sys.modules.pop(name, None)
-    return module
+    path = directory / f"symcompile_numpy_fuzz_{next(_module_numbers)}.py"
+    return import_source(source, path, keep=False)
 
 
 def _indent(text: str) -> str:

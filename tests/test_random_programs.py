@@ -25,7 +25,6 @@ module into a file to reproduce.  Warnings the programs issue (NumPy's RuntimeWa
 from __future__ import annotations
 
 import ast
-import importlib.util
 import itertools
 import math
 import re
@@ -43,6 +42,7 @@ import symcompile
 from symcompile import pipeline
 from symcompile.oracle import assert_equivalent, observe
 from tests.program_generator import Program, main_arguments, programs
+from tests.source_module import import_source
 
 _HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
 
@@ -74,16 +74,9 @@ def load_module(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], typ
     names: list[str] = []
 
     def load(source: str) -> types.ModuleType:
-        name = f"symcompile_random_program_{next(_module_numbers)}"
-        path = directory / f"{name}.py"
-        path.write_text(source, encoding="utf-8")
-        spec = importlib.util.spec_from_file_location(name, path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        names.append(name)
-        spec.loader.exec_module(module)
-        return module
+        path = directory / f"symcompile_random_program_{next(_module_numbers)}.py"
+        names.append(path.stem)
+        return import_source(source, path)
 
     yield load
     for name in names:

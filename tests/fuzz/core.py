@@ -32,7 +32,6 @@ import importlib.util
 import itertools
 import os
 import re
-import sys
 import tempfile
 import textwrap
 import time
@@ -53,6 +52,7 @@ from symcompile.oracle import (
     explain_observation_difference,
     observe,
 )
+from tests.source_module import import_source
 
 INTERNAL = "internal error in symcompile"
 # words of a SymbolicError that refuses because the function's file was edited
@@ -120,18 +120,8 @@ _numbers = itertools.count()
 def load(source: str, directory: Path) -> tuple[types.ModuleType, Path]:
     """Write `source` to a new file in `directory` and import it (so `inspect.getsource`
     works); the module and its file."""
-    name = f"symcompile_fuzz_{os.getpid()}_{next(_numbers)}"
-    path = directory / f"{name}.py"
-    path.write_text(source, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        sys.modules.pop(name, None)
-    return module, path
+    path = directory / f"symcompile_fuzz_{os.getpid()}_{next(_numbers)}.py"
+    return import_source(source, path, keep=False), path
 
 
 def write_edit(path: Path, text: str) -> None:
