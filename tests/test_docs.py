@@ -67,10 +67,13 @@ def normalized(text: str) -> str:
     return "\n".join(line.rstrip() for line in text.strip("\n").splitlines())
 
 
-def run_page(path: Path) -> list[tuple[Block, str, str]]:
-    """Run a page's runnable blocks in order: (block, expected output, actual output) each."""
+def run_page(path: Path, namespace: dict[str, object] | None = None,
+             ) -> list[tuple[Block, str, str]]:
+    """Run a page's runnable blocks in order, in `namespace` (a new one by default): (block,
+    expected output, actual output) each."""
     blocks = code_blocks(path)
-    namespace: dict[str, object] = {"__name__": f"docs_{path.stem.replace('-', '_')}"}
+    namespace = {} if namespace is None else namespace
+    namespace.setdefault("__name__", f"docs_{path.stem.replace('-', '_')}")
     results = []
     for position, block in enumerate(blocks):
         if block.marker != RUN:
