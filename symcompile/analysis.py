@@ -143,9 +143,9 @@ def assigned_names(stmt: ir.Stmt) -> set[str]:
             return opaque_names(node).stored
     names: set[str] = set()
     for expr in statement_expressions(stmt):
-        for node in walk_expr(expr):
-            if isinstance(node, ir.OpaqueExpr):
-                names |= opaque_names(node.node).stored
+        for inner in walk_expr(expr):
+            if isinstance(inner, ir.OpaqueExpr):
+                names |= opaque_names(inner.node).stored
     return names
 
 

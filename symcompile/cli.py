@@ -179,7 +179,7 @@ def command_demo(args: argparse.Namespace) -> int:
     print(f"fancy_func(1, 2, 3, 4): imperative {imperative(1, 2, 3, 4)}, "
           f"compiled {compiled(1, 2, 3, 4)}\n")
     print("The source symcompile generated for it (print(fancy_func.source)):\n")
-    print(compiled.source)
+    print(compiled.source)  # type: ignore[attr-defined]  # symbolic sets it; api types it later
     number = 20_000 if args.quick else 200_000
     before = _per_thousand_calls(imperative, number)
     after = _per_thousand_calls(compiled, number)

@@ -35,7 +35,7 @@ def _label(expr: ir.Expr) -> str:
     match expr:
         case ir.Const(value):
             return _short(repr(value) if isinstance(value, (int, float, complex, str, bool, type(None)))
-                          else static_attribute(value, "__name__", type(value).__name__))
+                          else str(static_attribute(value, "__name__", type(value).__name__)))
         case ir.Name(name):
             return name
         case ir.Op(op):

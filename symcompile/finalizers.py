@@ -152,7 +152,7 @@ def names_released(stmt: ir.Stmt) -> frozenset[str]:
     """The names `stmt` rebinds to a constant (a release, as `x = None` is)."""
     match stmt:
         case ir.Assign(targets, ir.Const()) if all(isinstance(t, ir.Name) for t in targets):
-            return frozenset(t.id for t in targets)  # type: ignore[attr-defined]
+            return frozenset(t.id for t in targets if isinstance(t, ir.Name))
     return frozenset()
 
 

@@ -24,12 +24,12 @@ import symtable
 import types
 import warnings
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import Callable, Iterator, TypedDict, TypeVar
 
 from . import ir
 from .analysis import BOUND_AS, bound_names
 from .errors import SymbolicError
-from .loader import FUTURE_FLAGS, private_class_name
+from .loader import FUTURE_FLAGS, private_class_name, with_type_params
 from .ops import op_for_ast
 
 # flags of code objects whose bodies are passed through unchanged (yield / await)
@@ -37,9 +37,16 @@ PASS_THROUGH_FLAGS = (
     inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
     | inspect.CO_ITERABLE_COROUTINE
 )
-# Python 3.12 added type parameters to def and class nodes
-_TYPE_PARAMS: dict[str, list[ast.AST]] = \
-    {"type_params": []} if "type_params" in ast.FunctionDef._fields else {}
+_Node = TypeVar("_Node", bound=ast.AST)
+
+
+class _Position(TypedDict):
+    """The position of an AST node built here, as keyword arguments."""
+
+    lineno: int
+    col_offset: int
+    end_lineno: int
+    end_col_offset: int
 
 
 @dataclass(frozen=True)
@@ -169,9 +176,9 @@ def _changed_file_error(func: types.FunctionType) -> SourceChangedError:
 
 
 def _lambda_as_def(node: ast.Lambda) -> ast.FunctionDef:
-    body = [ast.Return(node.body, lineno=node.lineno, col_offset=node.col_offset)]
-    function = ast.FunctionDef(name="lambda_", args=node.args, body=body, decorator_list=[],
-                               returns=None, type_comment=None, type_params=[])
+    body: list[ast.stmt] = [ast.Return(node.body, lineno=node.lineno, col_offset=node.col_offset)]
+    function = with_type_params(ast.FunctionDef(name="lambda_", args=node.args, body=body,
+                                                decorator_list=[], returns=None, type_comment=None))
     return ast.copy_location(function, node)
 
 
@@ -230,18 +237,18 @@ def _compiled_where_defined(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.L
     is the first one named like `code` inside it (the def before anything nested in it)."""
     private = private_class_of(code)
     free = [name for name in code.co_freevars if private is None or name != "__class__"]
-    at = {"lineno": node.lineno, "col_offset": 0, "end_lineno": node.end_lineno or node.lineno,
-          "end_col_offset": 0}
+    at: _Position = {"lineno": node.lineno, "col_offset": 0,
+                     "end_lineno": node.end_lineno or node.lineno, "end_col_offset": 0}
     body: list[ast.stmt] = [node if isinstance(node, ast.stmt) else ast.Expr(node, **at)]
     bound = private if private is not None else getattr(node, "name", None)
     if private is not None:
-        body = [ast.ClassDef(private, [], [], body, [], **_TYPE_PARAMS, **at)]
+        body = [with_type_params(ast.ClassDef(private, [], [], body, [], **at))]
     if bound is not None and bound not in free:  # as in the file, the def reads it as a global
         body.insert(0, ast.Global([bound], **at))
     params = ast.arguments(posonlyargs=[], args=[ast.arg(name, **at) for name in free],
                            vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
-    check = ast.FunctionDef("_symcompile_source_check", params, body, [], None, None,
-                            **_TYPE_PARAMS, **at)
+    check = with_type_params(ast.FunctionDef("_symcompile_source_check", params, body, [], None,
+                                             None, **at))
     imports = [ast.Import([ast.alias(name, **at)], **at) for name in sorted(imported)]
     module = ast.Module([*imports, check], type_ignores=[])
     try:
@@ -389,7 +396,7 @@ class _Mangler(ast.NodeTransformer):
         self.private_class = outer
         return node
 
-    def _annotation_owner(self, node: ast.AST, field: str) -> ast.AST:
+    def _annotation_owner(self, node: _Node, field: str) -> _Node:
         """`node` visited; its annotation `field` too unless annotations are deferred."""
         annotation = getattr(node, field)
         if self.deferred_annotations:

@@ -29,10 +29,11 @@ import copy
 import itertools
 import linecache
 import os
+import sys
 import types
 import warnings
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Iterator, Sequence, TypeVar
 
 from .codegen import forwarding_call
 
@@ -42,8 +43,9 @@ for _feature in __future__.all_feature_names:
     FUTURE_FLAGS |= getattr(__future__, _feature).compiler_flag
 
 _counter = itertools.count(1)
-# Python 3.12 added type parameters to def and class nodes
-_TYPE_PARAMS: dict[str, list[ast.AST]] = {"type_params": []} if "type_params" in ast.FunctionDef._fields else {}
+_Def = TypeVar("_Def", ast.FunctionDef, ast.ClassDef)
+# the nodes with a position (`lineno`...) a generated def can hold (it has no type parameters)
+_LOCATED = (ast.stmt, ast.expr, ast.excepthandler, ast.arg, ast.keyword, ast.alias, ast.pattern)
 
 
 @dataclass(frozen=True)
@@ -123,12 +125,18 @@ def forget_source(filename: str) -> None:
     linecache.cache.pop(filename, None)
 
 
+def with_type_params(node: _Def) -> _Def:
+    """`node`, a def or class built here, with no type parameters (Python 3.12 added them)."""
+    if sys.version_info >= (3, 12):
+        node.type_params = []
+    return node
+
+
 def _strip_evaluated_parts(node: ast.FunctionDef) -> None:
     """Remove what a `def` evaluates when it runs (defaults, annotations, type parameters):
     the original's values are reused, not computed again. A type parameter the body reads is
     one of the original's closure cells."""
-    if _TYPE_PARAMS:
-        node.type_params = []
+    with_type_params(node)
     args = node.args
     args.defaults = []
     args.kw_defaults = [None] * len(args.kwonlyargs)
@@ -161,10 +169,10 @@ def _wrap_in_factory(node: ast.FunctionDef, scope: Scope) -> ast.Module:
         # the def must not make its own name a factory local: a recursive call is a global read
         body.insert(0, ast.copy_location(ast.Global([node.name]), node))
     factory: ast.stmt = ast.copy_location(
-        ast.FunctionDef(FACTORY_NAME, params, body, [], None, None, **_TYPE_PARAMS), node)
+        with_type_params(ast.FunctionDef(FACTORY_NAME, params, body, [], None, None)), node)
     if scope.private_class is not None:
         factory = ast.copy_location(
-            ast.ClassDef(scope.private_class, [], [], [factory], [], **_TYPE_PARAMS), node)
+            with_type_params(ast.ClassDef(scope.private_class, [], [], [factory], [])), node)
     return ast.fix_missing_locations(ast.Module([factory], type_ignores=[]))
 
 
@@ -197,7 +205,7 @@ def make_function(code: types.CodeType, scope: Scope) -> types.FunctionType:
     function = types.FunctionType(code, scope.globals, scope.name, scope.defaults, cells or None)
     function.__kwdefaults__ = scope.kwdefaults
     function.__qualname__ = scope.qualname
-    function.__module__ = scope.module
+    function.__module__ = scope.module  # type: ignore[assignment]  # None as the original's may be
     return function
 
 
@@ -207,7 +215,7 @@ def at_user_lines(node: ast.FunctionDef, lines: Sequence[int], first_line: int) 
     itself to `first_line`. Columns become unknown (-1): they were the generated text's, and
     a traceback would underline the wrong part of the user's line with them."""
     for part in ast.walk(node):
-        if getattr(part, "lineno", None) is None:
+        if not isinstance(part, _LOCATED) or getattr(part, "lineno", None) is None:
             continue
         line = lines[part.lineno - 1] if part.lineno <= len(lines) else first_line
         part.lineno = part.end_lineno = line or first_line
@@ -236,9 +244,9 @@ def forwarding_code(params: ast.arguments, scope: Scope, target: Callable[..., o
     """
     marker = f"symcompile forwarding target {id(target)}"
     name = scope.name if scope.name.isidentifier() else "forward"
-    body = [forwarding_call(params, ast.Constant(marker))]
-    node = ast.FunctionDef(name, copy.deepcopy(params), body, [], None, None,
-                           lineno=1, col_offset=0, **_TYPE_PARAMS)
+    body: list[ast.stmt] = [forwarding_call(params, ast.Constant(marker))]
+    node = with_type_params(ast.FunctionDef(name, copy.deepcopy(params), body, [], None, None,
+                                            lineno=1, col_offset=0))
     code = compile_def(node, "<symcompile forwarding>", scope)
     consts = tuple(target if const == marker else const for const in code.co_consts)
     return code.replace(co_consts=consts)
@@ -254,7 +262,7 @@ def _closure_setter() -> Callable[[types.FunctionType, tuple[types.CellType, ...
         return None
     setter.argtypes = (ctypes.py_object, ctypes.py_object)
     setter.restype = ctypes.c_int
-    return setter  # type: ignore[no-any-return]
+    return setter
 
 
 _set_closure = _closure_setter()

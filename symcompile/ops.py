@@ -39,11 +39,11 @@ def _is_not(a: object, b: object) -> bool:
 
 
 def _not_in(a: object, b: object) -> bool:
-    return a not in b
+    return a not in b  # type: ignore[operator]  # any object: Python raises the TypeError
 
 
 def _contains(a: object, b: object) -> bool:
-    return a in b
+    return a in b  # type: ignore[operator]  # any object: Python raises the TypeError
 
 
 _TABLE: tuple[OpInfo, ...] = (

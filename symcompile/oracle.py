@@ -386,7 +386,8 @@ def _chain(exc: BaseException) -> tuple[type | None, type | None]:
 
 def _shares_memory(x: np.ndarray, y: np.ndarray) -> bool:
     try:
-        return bool(np.shares_memory(x, y, max_work=100_000))
+        # (the stubs of NumPy 2.4 allow only -1 and 0 as max_work, those of 2.5 any int)
+        return bool(np.shares_memory(x, y, max_work=100_000))  # type: ignore[arg-type, unused-ignore]
     except _TooHardError:  # pragma: no cover - huge strided arrays only
         return bool(np.may_share_memory(x, y))
 
@@ -607,9 +608,9 @@ def _nan_signs_vary(func: Callable[..., Any], args: tuple[Any, ...],
     code = getattr(func, "__code__", None)
     if not isinstance(code, types.CodeType):
         return False
-    fresh = types.FunctionType(code.replace(), func.__globals__, func.__name__,  # type: ignore[attr-defined]
-                               func.__defaults__, func.__closure__)  # type: ignore[attr-defined]
-    fresh.__kwdefaults__ = func.__kwdefaults__  # type: ignore[attr-defined]
+    fresh = types.FunctionType(code.replace(), func.__globals__, func.__name__,
+                               func.__defaults__, func.__closure__)
+    fresh.__kwdefaults__ = func.__kwdefaults__
     cold = observe(fresh, args, kwargs)
     for _ in range(_WARM_UP_CALLS):
         observe(fresh, args, kwargs)

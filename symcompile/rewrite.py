@@ -105,9 +105,9 @@ def map_expr(expr: ir.Expr, fn: ExprMap) -> ir.Expr:
             if new_value is not value or new_index is not index:
                 rebuilt = ir.Subscript(new_value, new_index)
         case ir.Slice(lower, upper, step):
-            parts = (sub(lower), sub(upper), sub(step))
-            if not _same((lower, upper, step), parts):
-                rebuilt = ir.Slice(*parts)
+            bounds = (sub(lower), sub(upper), sub(step))
+            if not _same((lower, upper, step), bounds):
+                rebuilt = ir.Slice(*bounds)
         case ir.Starred(value):
             if (new_value := map_expr(value, fn)) is not value:
                 rebuilt = ir.Starred(new_value)
@@ -302,6 +302,13 @@ def header_expression(stmt: ir.Stmt) -> ir.Expr | None:
         case ir.Raise(exc, None):
             return exc
     return None
+
+
+def required_header(stmt: ir.Stmt) -> ir.Expr:
+    """The header expression of a statement known to have one (see `header_expression`)."""
+    if (header := header_expression(stmt)) is None:
+        raise ValueError(f"{type(stmt).__name__} has no header expression")
+    return header
 
 
 def with_header(stmt: ir.Stmt, header: ir.Expr) -> ir.Stmt:

@@ -67,9 +67,9 @@ def verify_expr(expr: object, *, in_subscript: bool = False, star_ok: bool = Fal
             verify_expr(index, in_subscript=True)
         case ir.Slice(lower, upper, step):
             _check(in_subscript, "a slice outside a subscript")
-            for part in (lower, upper, step):
-                if part is not None:
-                    verify_expr(part)
+            for bound in (lower, upper, step):
+                if bound is not None:
+                    verify_expr(bound)
         case ir.Starred(value):
             _check(star_ok, "a starred expression where none is allowed")
             verify_expr(value)
@@ -100,11 +100,13 @@ def verify_target(target: object) -> None:
             for elt in elts:
                 verify_target(elt.value if isinstance(elt, ir.Starred) else elt)
         case _:
-            raise IRError(f"cannot assign to {ir.format_expr(target)}")
+            # (format_expr prints broken IR too)
+            raise IRError(f"cannot assign to {ir.format_expr(target)}")  # type: ignore[arg-type]
 
 
 def verify_body(body: object, loop_depth: int) -> None:
-    _check(isinstance(body, tuple), f"a statement body must be a tuple, got {type(body).__name__}")
+    if not isinstance(body, tuple):
+        raise IRError(f"a statement body must be a tuple, got {type(body).__name__}")
     for stmt in body:
         verify_statement(stmt, loop_depth)
 

@@ -68,6 +68,7 @@ from ..rewrite import (
     header_expression,
     map_expr,
     nested_bodies,
+    required_header,
     unchanged_or_new,
     walk_expr,
     with_bodies,
@@ -243,8 +244,9 @@ class _Sharer:
                 (isinstance(node, ir.Name) and node.id in self.untracked) or \
                 (isinstance(node, ir.Compare) and _NOT_NUMERIC & set(node.ops)):
             return None
-        parts = [self.numeric[id(child), id(typer)][1] for child in expr_children(node)]
-        return None if None in parts else known.arguments.union(*parts)  # type: ignore[arg-type]
+        children = expr_children(node)
+        parts = [facts for child in children if (facts := self.numeric[id(child), id(typer)][1]) is not None]
+        return known.arguments.union(*parts) if len(parts) == len(children) else None
 
     def block(self, body: tuple[ir.Stmt, ...], entry: frozenset[str]) -> tuple[ir.Stmt, ...]:
         """`body` (whose start has the locals `entry` bound) with its repeats shared, nested
@@ -332,7 +334,7 @@ class _Sharer:
         `first` of statement `at`) to replace by a read of the temporary: up to the first
         statement that is not a plain assignment or assigns a name `expr` reads, that one
         included; None if fewer than two."""
-        names = self._header(header_expression(statements[at])).positions[first].reads  # type: ignore[arg-type]
+        names = self._header(required_header(statements[at])).positions[first].reads
         found: dict[int, list[ir.Expr]] = {}
         for later in index.holding(self.numbers.of(expr), at, index.stop(at, names)):
             hits = self._matches(statements[later], expr, first if later == at else 0)
@@ -362,9 +364,9 @@ class _Sharer:
         """Replace the occurrences `found` by a new temporary; return its assignment."""
         name = ir.Name(fresh_name("t", self.taken))
         for later, occurrences in found.items():
-            header = header_expression(statements[later])
+            header = required_header(statements[later])
             replaced = {id(node) for node in occurrences}
-            statements[later] = with_header(statements[later], map_expr(  # type: ignore[arg-type]
+            statements[later] = with_header(statements[later], map_expr(
                 header, lambda node: name if id(node) in replaced else node))
             index.add(later, statements[later])
         at = min(found)

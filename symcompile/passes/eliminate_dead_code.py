@@ -52,7 +52,7 @@ def eliminate_dead_code(function: ir.Function) -> ir.Function:
         quiet = is_quiet_statement(stmt)
         match stmt:
             case ir.Assign(targets) if all(isinstance(t, ir.Name) for t in targets):
-                names = {target.id for target in targets}  # type: ignore[attr-defined]
+                names = {target.id for target in targets if isinstance(target, ir.Name)}
                 unread = not names & (live[id(stmt)] | kept)
                 if unread and not quiet:
                     notes.missed(f"not dropped {_assignment_text(stmt)}: the value may raise or "
@@ -67,11 +67,13 @@ def eliminate_dead_code(function: ir.Function) -> ir.Function:
         return False
 
     def drops(stmt: ir.Stmt) -> bool:
-        if not dead(stmt):
-            return False
-        what = f"dead {_assignment_text(stmt)}" if isinstance(stmt, ir.Assign) else \
-            f"quiet expression {expression_text(stmt.value)}"  # type: ignore[attr-defined]
-        notes.changed(f"drop {what}", stmt.loc)
+        match stmt:
+            case ir.Assign() if dead(stmt):
+                notes.changed(f"drop dead {_assignment_text(stmt)}", stmt.loc)
+            case ir.ExprStmt() if dead(stmt):
+                notes.changed(f"drop quiet expression {expression_text(stmt.value)}", stmt.loc)
+            case _:
+                return False
         return True
 
     def is_quiet_statement(stmt: ir.Stmt) -> bool:

@@ -149,10 +149,10 @@ class _Lowering:
         self.relied |= work.relied
         return self._finish(stmt, results, work)
 
-    def _finish(self, stmt: ir.Stmt, results: list[ir.Expr], work: _Statement) -> list[ir.Stmt]:
+    def _finish(self, stmt: ir.Assign | ir.Return, results: list[ir.Expr], work: _Statement) -> list[ir.Stmt]:
         emitted = work.emitted
-        if isinstance(stmt, ir.Assign):
-            target = stmt.targets[0].id  # type: ignore[attr-defined]
+        if isinstance(stmt, ir.Assign) and isinstance(stored := stmt.targets[0], ir.Name):
+            target = stored.id
             result = results[0]
             read_in_value = any(isinstance(node, ir.Name) and node.id == target
                                 for node in walk_expr(stmt.value))
@@ -164,7 +164,7 @@ class _Lowering:
             if released:
                 emitted.append(_freeing(released, stmt.loc))
             return emitted
-        returned = stmt.value  # type: ignore[attr-defined]
+        returned = stmt.value
         value = ir.Build("tuple", tuple(results)) if isinstance(returned, ir.Build) else results[0]
         return [*emitted, ir.Return(value, stmt.loc)]
 
@@ -189,7 +189,7 @@ class _Lowering:
         owned = [op for op in operands if isinstance(op, ir.Name) and op.id in work.owned]
         reused = next((op.id for op in owned if usable and work.owned[op.id].type == kind), None)
         is_power = isinstance(expr, ir.Op) and expr.op == "pow"
-        if is_power and (operands[0] != ir.Name(reused) or operands[1] != ir.Const(2)):
+        if is_power and (reused is None or operands[0] != ir.Name(reused) or operands[1] != ir.Const(2)):
             reused = None  # only `t **= 2`: NumPy squares, as for `t ** 2` (not `power(t, 2)`)
         out = reused
         if out is None and usable and not is_power:
@@ -209,7 +209,7 @@ class _Lowering:
         if isinstance(expr, ir.Op) and len(operands) == 2 and operands[0] == ir.Name(out):
             work.emitted.append(ir.AugAssign(ir.Name(out), expr.op, operands[1], loc))
         else:
-            call = ir.Call(ir.Const(ufunc), tuple(operands), (ir.Keyword("out", ir.Name(out)),))  # type: ignore[arg-type]
+            call = ir.Call(ir.Const(ufunc), tuple(operands), (ir.Keyword("out", ir.Name(out)),))
             work.emitted.append(ir.ExprStmt(call, loc))
         # what the result's kind rests on, and the kind of the array it is written into
         work.relied |= known.arguments | work.owned[out].arguments
@@ -256,7 +256,8 @@ def _rebuilt(expr: ir.Expr, operands: tuple[ir.Expr, ...]) -> ir.Expr:
         return ir.Op(expr.op, operands)
     if isinstance(expr, ir.Compare):
         return ir.Compare(expr.ops, operands)
-    return ir.Call(expr.func, operands, ())  # type: ignore[union-attr]
+    assert isinstance(expr, ir.Call), expr  # array_operation finds operators and calls only
+    return ir.Call(expr.func, operands, ())
 
 
 def eliminate_temporaries(function: ir.Function) -> ir.Function:

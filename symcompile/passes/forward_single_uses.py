@@ -57,6 +57,7 @@ from ..rewrite import (
     map_statements,
     nested_bodies,
     replace_first,
+    required_header,
     unchanged_or_new,
     walk_expr,
     with_bodies,
@@ -128,8 +129,8 @@ class _Forwarder:
             return True  # the original releases it by this very store
         for following in after:  # quiet rebindings (releases), up to one of `name`
             match following:
-                case ir.Assign(targets, ir.Const() | ir.Name()) if all(
-                        isinstance(t, ir.Name) for t in targets):
+                case ir.Assign(stores, ir.Const() | ir.Name()) if all(
+                        isinstance(t, ir.Name) for t in stores):
                     if name in assigned_names(following):
                         return True
                 case _:
@@ -151,14 +152,14 @@ class _Forwarder:
                 name, value = found
                 use = self._use(name, stmt, bound)
                 if use is None or not self._only_use(name, stmt, original) or \
-                        _too_big(header_expression(stmt), value):  # type: ignore[arg-type]
+                        _too_big(required_header(stmt), value):
                     break
                 if not self._dies_in_place(name, value, result[-1], use, stmt, body[index + 1:]):
                     notes.missed(f"not forwarded {name} = {expression_text(value)}: it would "
                                  "die at another moment (a finalizer would run elsewhere)",
                                  result[-1].loc)
                     break
-                stmt = with_header(stmt, replace_first(header_expression(stmt), use, value))  # type: ignore[arg-type]
+                stmt = with_header(stmt, replace_first(required_header(stmt), use, value))
                 self._same_facts(stmt, original)
                 notes.changed(f"forward {name} = {expression_text(value)}", result.pop().loc)
             result.append(stmt)

@@ -64,8 +64,8 @@ def hoist_globals(function: ir.Function) -> ir.Function:
         def resolve(expr: ir.Expr) -> ir.Expr:
             if isinstance(expr, ir.Attribute):
                 module = module_of(expr.value)
-                if _trusted_module(module) and expr.attr in vars(module):  # type: ignore[arg-type]
-                    value = vars(module)[expr.attr]  # type: ignore[arg-type]
+                if _trusted_module(module) and expr.attr in vars(module):
+                    value = vars(module)[expr.attr]
                     if callable(value) or _trusted_module(value):
                         bound = ir.Const(value)
                         owner = texts.pop(id(expr.value), None) or expression_text(expr.value)

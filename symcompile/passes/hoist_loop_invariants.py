@@ -98,14 +98,15 @@ class _Hoister:
             case ir.Name(name) if name in fixed and (known := env.get(name)):
                 return [known]
             case ir.Op(op, args) | ir.Compare((op,), args):
-                facts = [self._safe(arg, fixed, env, first_turn) for arg in args]
-                if any(fact is None for fact in facts):
+                facts = [fact for arg in args
+                         if (fact := self._safe(arg, fixed, env, first_turn)) is not None]
+                if len(facts) < len(args):
                     return None
-                kinds = {fact[0].type for fact in facts}  # type: ignore[index]
+                kinds = {fact[0].type for fact in facts}
                 allowed = _NEVER_RAISE_ON_INTS if kinds <= {bool, int} else \
                     _NEVER_RAISE if kinds == {float} else frozenset()
-                if op in allowed and (expr in first_turn or not _costly(op, facts)):  # type: ignore[arg-type]
-                    return [known for fact in facts for known in fact]  # type: ignore[union-attr]
+                if op in allowed and (expr in first_turn or not _costly(op, facts)):
+                    return [known for fact in facts for known in fact]
         return None
 
     def _first_turn(self, loop: ir.For | ir.While) -> set[ir.Expr]:
@@ -132,8 +133,9 @@ class _Hoister:
                 return len(value) > 0
             case ir.For(iter=ir.Call(func, bounds, ())) if self._is_range(func) \
                     and 1 <= len(bounds) <= 3 \
-                    and all(isinstance(b, ir.Const) and type(b.value) is int for b in bounds):
-                return len(range(*(bound.value for bound in bounds))) > 0  # type: ignore[attr-defined]
+                    and len(ints := [b.value for b in bounds
+                                     if isinstance(b, ir.Const) and type(b.value) is int]) == len(bounds):
+                return len(range(*ints)) > 0
         return False
 
     def _is_range(self, func: ir.Expr) -> bool:
@@ -157,10 +159,11 @@ class _Hoister:
                 found[expr] = facts
                 return
             if isinstance(expr, ir.Op):
-                args = [self._safe(arg, fixed, env, first_turn) for arg in expr.args]
-                if all(fact is not None for fact in args):
+                args = [fact for arg in expr.args
+                        if (fact := self._safe(arg, fixed, env, first_turn)) is not None]
+                if len(args) == len(expr.args):
                     why = "a product of ints may be slow, and the loop may not compute it" \
-                        if _costly(expr.op, args) else "may raise"  # type: ignore[arg-type]
+                        if _costly(expr.op, args) else "may raise"
                     notes.missed(f"not hoisted {expression_text(expr)}: {why}", loop.loc)
             for child in expr_children(expr):
                 visit(child)

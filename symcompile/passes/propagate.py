@@ -32,6 +32,8 @@ Example::
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import numpy as np
 
 from .. import ir, notes
@@ -43,6 +45,7 @@ from ..value_types import type_of
 from .fold_constants import is_foldable_value
 
 Env = dict[str, ir.Expr]
+S = TypeVar("S", bound=ir.Stmt)
 
 
 def _assigned_anywhere(stmt: ir.Stmt) -> set[str]:
@@ -58,7 +61,7 @@ def _forget(env: Env, names: set[str]) -> Env:
             if name not in names and not (isinstance(value, ir.Name) and value.id in names)}
 
 
-def _substitute(stmt: ir.Stmt, env: Env) -> ir.Stmt:
+def _substitute(stmt: S, env: Env) -> S:
     if not env:
         return stmt
     carried: dict[str, ir.Expr] = {}
@@ -70,6 +73,7 @@ def _substitute(stmt: ir.Stmt, env: Env) -> ir.Stmt:
         return expr
 
     new = map_statement_expressions(stmt, read)
+    assert isinstance(new, type(stmt))  # it keeps the statement's class
     for name, value in carried.items():
         notes.changed(f"propagate {name} → {expression_text(value)}", stmt.loc)
     return new
@@ -84,10 +88,10 @@ def _takes_number(op: str, left: object, right: ir.Expr) -> bool:
     the operator takes with `left`: otherwise `n += v` and `n = 3 + v` raise different
     messages (`unsupported operand type(s) for +=` and `for +`)."""
     known = type_of(right, {})
-    if known is None or known.arguments or not known.is_number:
+    if known is None or known.arguments or not known.is_number or not isinstance(known.type, type):
         return False
     try:
-        OPS[op].evaluate(left, known.type(1))  # type: ignore[operator]
+        OPS[op].evaluate(left, known.type(1))
     except TypeError:
         return False
     except Exception:  # (any other error has the same message in both spellings)
@@ -99,9 +103,9 @@ def _constant_items(expr: ir.Expr) -> tuple[ir.Const, ...] | None:
     """The items of a constant tuple, or of a tuple or list display of constants."""
     if isinstance(expr, ir.Const) and type(expr.value) is tuple:
         return tuple(ir.Const(item) for item in expr.value)
-    if isinstance(expr, ir.Build) and expr.kind in ("tuple", "list") and \
-            all(isinstance(elt, ir.Const) for elt in expr.elts):
-        return expr.elts  # type: ignore[return-value]
+    if isinstance(expr, ir.Build) and expr.kind in ("tuple", "list"):
+        items = tuple(elt for elt in expr.elts if isinstance(elt, ir.Const))
+        return items if len(items) == len(expr.elts) else None
     return None
 
 
@@ -169,9 +173,9 @@ class _Propagator:
         match stmt:
             case ir.If(_, body, orelse, loc):
                 stmt = _substitute(stmt, env)
-                truth = _constant_truth(stmt.test)  # type: ignore[attr-defined]
+                truth = _constant_truth(stmt.test)
                 if truth is not None:
-                    _say_branch_dropped(stmt, truth)  # type: ignore[arg-type]
+                    _say_branch_dropped(stmt, truth)
                     return list(body if truth else orelse)
                 new_body, env_body, body_ends = self.block(body, dict(env))
                 new_orelse, env_orelse, orelse_ends = self.block(orelse, dict(env))
@@ -182,24 +186,24 @@ class _Propagator:
                 else:
                     after = {k: v for k, v in env_body.items() if env_orelse.get(k) == v}
                 new = stmt if (new_body is body and new_orelse is orelse) else \
-                    ir.If(stmt.test, new_body, new_orelse, loc)  # type: ignore[attr-defined]
+                    ir.If(stmt.test, new_body, new_orelse, loc)
                 return new, after, body_ends and orelse_ends
             case ir.While(_, body, orelse, loc):
                 loop_env = _forget(env, _assigned_anywhere(stmt))
                 stmt = _substitute(stmt, loop_env)  # the test runs before every turn
-                if _constant_truth(stmt.test) is False:  # type: ignore[attr-defined]
-                    notes.changed(f"drop loop while {expression_text(stmt.test)}", loc)  # type: ignore[attr-defined]
+                if _constant_truth(stmt.test) is False:
+                    notes.changed(f"drop loop while {expression_text(stmt.test)}", loc)
                     return list(orelse)
-                return self._loop(stmt, loop_env)  # type: ignore[arg-type]
+                return self._loop(stmt, loop_env)
             case ir.For(target, iter_, body, orelse, loc):
                 # the iterable is evaluated once, before the loop; the target on every turn
-                new_iter = _substitute(ir.ExprStmt(iter_, loc), env).value  # type: ignore[attr-defined]
+                new_iter = _substitute(ir.ExprStmt(iter_, loc), env).value
                 if _is_empty_iterable(new_iter):
                     notes.changed(f"drop loop for {expression_text(target)} in {expression_text(new_iter)}", loc)
                     return list(orelse)
                 if new_iter is not iter_:
                     stmt = ir.For(target, new_iter, body, orelse, loc)
-                return self._loop(stmt, _forget(env, _assigned_anywhere(stmt)))  # type: ignore[arg-type]
+                return self._loop(stmt, _forget(env, _assigned_anywhere(stmt)))
             case ir.Return() | ir.Raise() | ir.Break() | ir.Continue():
                 return _substitute(stmt, env), env, True
         stmt = _substitute(stmt, env)

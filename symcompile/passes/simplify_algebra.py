@@ -58,15 +58,20 @@ def _quiet(expr: ir.Expr) -> bool:
     return isinstance(expr, (ir.Name, ir.Const))
 
 
-def _operands(node: ir.Op, *ops: str) -> tuple[ir.Expr, ir.Expr]:
-    """The two operands of a binary operation among `ops`, else two Nones."""
-    return node.args if node.op in ops and len(node.args) == 2 else (None, None)  # type: ignore[return-value]
+def _operands(node: ir.Op, *ops: str) -> tuple[ir.Expr, ir.Expr] | None:
+    """The two operands of a binary operation among `ops`, else None."""
+    match node.args:
+        case (left, right) if node.op in ops:
+            return left, right
+    return None
 
 
 def _identity(op: str, unit: object, types: tuple[type, ...], sides: str = "both") -> Callable[[ir.Op, TypeEnv], Result]:
     """`x op unit → x` (and `unit op x → x` unless `sides` is "right") for x of `types`."""
     def apply(node: ir.Op, env: TypeEnv) -> Result:
-        left, right = _operands(node, op)
+        if (operands := _operands(node, op)) is None:
+            return None
+        left, right = operands
         for kept, unit_side in ((left, right), (right, left))[:1 if sides == "right" else 2]:
             if _const(unit_side, unit) and (known := _typed(kept, env, *types)):
                 return kept, (known,)
@@ -76,12 +81,14 @@ def _identity(op: str, unit: object, types: tuple[type, ...], sides: str = "both
 
 def _int_constant_as_float(node: ir.Op, env: TypeEnv) -> Result:
     """`3 * x → 3.0 * x` for a float x: Python converts the int to a float itself, exactly."""
-    left, right = _operands(node, "add", "sub", "mul", "truediv", "floordiv", "mod", "pow")
+    if (operands := _operands(node, "add", "sub", "mul", "truediv", "floordiv", "mod", "pow")) is None:
+        return None
+    left, right = operands
     for index, (constant, other) in enumerate(((left, right), (right, left))):
-        if isinstance(constant, ir.Const) and type(constant.value) in (bool, int) and \
-                (known := _typed(other, env, float)):
+        if isinstance(constant, ir.Const) and (type(value := constant.value) is int or type(value) is bool) \
+                and (known := _typed(other, env, float)):
             try:
-                converted = ir.Const(float(constant.value))  # type: ignore[arg-type]
+                converted = ir.Const(float(value))
             except OverflowError:
                 return None  # too big for a float: the operation raises, as written
             args = (converted, other) if index == 0 else (other, converted)
@@ -91,7 +98,9 @@ def _int_constant_as_float(node: ir.Op, env: TypeEnv) -> Result:
 
 def _square(node: ir.Op, env: TypeEnv) -> Result:
     """`x ** 2 → x * x` for an int x (for a float, `1e200 ** 2` raises OverflowError)."""
-    base, exponent = _operands(node, "pow")
+    if (operands := _operands(node, "pow")) is None:
+        return None
+    base, exponent = operands
     if _const(exponent, 2) and _quiet(base) and \
             (known := _typed(base, env, int, bool)):
         return ir.Op("mul", (base, base)), (known,)
@@ -101,7 +110,9 @@ def _square(node: ir.Op, env: TypeEnv) -> Result:
 def _difference_of_equals(result: object, types: tuple[type, ...]) -> Callable[[ir.Op, TypeEnv], Result]:
     """`x - x → result` for x of `types`."""
     def apply(node: ir.Op, env: TypeEnv) -> Result:
-        left, right = _operands(node, "sub")
+        if (operands := _operands(node, "sub")) is None:
+            return None
+        left, right = operands
         if left == right and _quiet(left) and (known := _typed(left, env, *types)):
             return ir.Const(result), (known,)
         return None
@@ -111,7 +122,9 @@ def _difference_of_equals(result: object, types: tuple[type, ...]) -> Callable[[
 def _absorbing_zero(zero: object, types: tuple[type, ...]) -> Callable[[ir.Op, TypeEnv], Result]:
     """`x * 0 → 0` for x of `types` (both orders)."""
     def apply(node: ir.Op, env: TypeEnv) -> Result:
-        left, right = _operands(node, "mul")
+        if (operands := _operands(node, "mul")) is None:
+            return None
+        left, right = operands
         for kept, other in ((left, right), (right, left)):
             if _const(other, zero) and _quiet(kept) and (known := _typed(kept, env, *types)):
                 return ir.Const(zero), (known,)
@@ -135,9 +148,9 @@ def _negated_comparison(types: tuple[type, ...], ops: frozenset[str]) -> Callabl
     def apply(node: ir.Op, env: TypeEnv) -> Result:
         match node:
             case ir.Op("not", (ir.Compare((op,), (left, right)),)) if op in ops:
-                known = (_typed(left, env, *types), _typed(right, env, *types))
-                if known[0] and known[1]:
-                    return ir.Compare((_INVERSE[op],), (left, right)), known  # type: ignore[return-value]
+                known_left, known_right = _typed(left, env, *types), _typed(right, env, *types)
+                if known_left and known_right:
+                    return ir.Compare((_INVERSE[op],), (left, right)), (known_left, known_right)
         return None
     return apply
 

@@ -62,13 +62,13 @@ def _as_dot(expr: ir.Expr, env: TypeEnv) -> tuple[ir.Expr, Known] | None:
     match expr:
         case ir.Op("matmul", (left, ir.Const(np.ndarray() as weights))):
             known = type_of(left, env)
-            kind = known.array if known is not None else None
-            if kind is None or kind.ndim != 2 or not kind.contiguous or kind.dtype not in _FLOATS \
+            if known is None or (kind := known.array) is None or kind.ndim != 2 \
+                    or not kind.contiguous or kind.dtype not in _FLOATS \
                     or type(weights) is not np.ndarray or weights.ndim != 2 \
                     or weights.dtype != kind.dtype or not weights.flags.c_contiguous \
                     or min(weights.shape) < 2:
                 return None
-            return ir.Call(ir.Const(np.dot), (left, ir.Const(weights))), known  # type: ignore[return-value]
+            return ir.Call(ir.Const(np.dot), (left, ir.Const(weights))), known
     return None
 
 
@@ -82,13 +82,13 @@ def _operands(expr: ir.Expr) -> tuple[np.ufunc, tuple[ir.Expr, ...]] | None:
     return None
 
 
-def _one_dtype(ufunc: np.ufunc, args: tuple[ir.Expr, ...], env: TypeEnv, dtype: np.dtype) -> bool:
+def _one_dtype(ufunc: np.ufunc, args: tuple[ir.Expr, ...], env: TypeEnv, dtype: object) -> bool:
     """Whether NumPy computes `ufunc` on `args` with every operand cast to `dtype` (so a number
     among them is converted to `dtype`, not to another type: `ldexp(a, 2)` takes an int)."""
-    operands = [type_of(arg, env) for arg in args]
-    if not all(operands):
+    operands = [known for arg in args if (known := type_of(arg, env)) is not None]
+    if len(operands) < len(args):
         return False
-    try:
+    try:  # (operand_dtypes gives dtypes and Python types, typed as objects in value_types)
         resolved = ufunc.resolve_dtypes((*operand_dtypes(operands), None))  # type: ignore[arg-type]
     except (TypeError, ValueError):
         return False
@@ -116,9 +116,9 @@ class _Cheaper:
         self.relied: set[str] = set()
         self.scalars: dict[tuple[np.dtype, object], np.generic] = {}  # one object per number
 
-    def _converted(self, value: object, dtype: np.dtype) -> np.generic | None:
+    def _converted(self, value: object, dtype: object) -> np.generic | None:
         """`value` as a NumPy scalar of `dtype`, if it converts exactly."""
-        if type(value) not in (int, float) or dtype not in _FLOATS:
+        if type(value) not in (int, float) or dtype not in _FLOATS or not isinstance(dtype, np.dtype):
             return None
         with np.errstate(all="ignore"):
             converted = dtype.type(value)
@@ -139,19 +139,20 @@ class _Cheaper:
         known = type_of(_plain(expr), env)
         if known is None or known.array is None:
             return expr
-        convert = _one_dtype(ufunc, args, env, known.array.dtype)  # type: ignore[arg-type]
-        new_args = [self._operand(arg, args, known, env, loc, convert) for arg in args]
+        convert = _one_dtype(ufunc, args, env, known.array.dtype)
+        new_args = [self._operand(arg, args, known.array.dtype, env, loc, convert) for arg in args]
         if all(new is old for new, old in zip(new_args, args)):
             return expr
         self.relied |= known.arguments
         if isinstance(expr, ir.Op):
             return ir.Op(expr.op, tuple(new_args))
-        return ir.Call(expr.func, tuple(new_args), expr.keywords)  # type: ignore[union-attr]
+        assert isinstance(expr, ir.Call), expr  # _operands finds operators and calls only
+        return ir.Call(expr.func, tuple(new_args), expr.keywords)
 
-    def _operand(self, arg: ir.Expr, args: tuple[ir.Expr, ...], result: Known, env: TypeEnv,
+    def _operand(self, arg: ir.Expr, args: tuple[ir.Expr, ...], dtype: object, env: TypeEnv,
                  loc: ir.Loc, convert: bool) -> ir.Expr:
         """An operand spelled cheaper: a bias as a row, a number converted once (if `convert`:
-        NumPy converts every operand to the result's dtype)."""
+        NumPy converts every operand to the result's dtype, `dtype`)."""
         if not isinstance(arg, ir.Const):
             return arg
         others = [type_of(other, env) for other in args if other is not arg]
@@ -161,9 +162,9 @@ class _Cheaper:
                 notes.changed("bias as a row, shaped once", loc)
                 return ir.Const(row)
             return arg
-        converted = self._converted(arg.value, result.array.dtype) if convert else None  # type: ignore[union-attr, arg-type]
+        converted = self._converted(arg.value, dtype) if convert else None
         if converted is not None and any(other is not None and other.array is not None and
-                                         other.array.dtype == result.array.dtype  # type: ignore[union-attr]
+                                         other.array.dtype == dtype
                                          for other in others):
             notes.changed(f"convert {arg.value!r} once", loc)
             return ir.Const(converted)
