@@ -332,7 +332,7 @@ class _Mangler(ast.NodeTransformer):
     the name bound (`BOUND_AS`). Keyword arguments and imported modules' names are not
     mangled by Python; deferred annotations are strings as written."""
 
-    def __init__(self, private_class: str, deferred_annotations: bool,
+    def __init__(self, private_class: str | None, deferred_annotations: bool,
                  spell: Callable[[str, str | None], str] = mangled) -> None:
         self.private_class: str | None = private_class
         self.deferred_annotations = deferred_annotations
@@ -419,7 +419,7 @@ def mangle_names(node: ast.FunctionDef | ast.AsyncFunctionDef, private_class: st
         return node
     copied = copy.deepcopy(node)
     name = copied.name
-    _Mangler(private_class, deferred_annotations).visit(copied)  # type: ignore[arg-type]
+    _Mangler(private_class, deferred_annotations).visit(copied)
     copied.name = name
     return copied
 
@@ -430,7 +430,7 @@ def unmangle_names(node: ast.FunctionDef, private_class: str | None) -> ast.Func
     that name (see `loader`), it means the same."""
     if mangled("__x", private_class) != "__x":
         name = node.name
-        _Mangler(private_class, False, unmangled).visit(node)  # type: ignore[arg-type]
+        _Mangler(private_class, False, unmangled).visit(node)
         node.name = name
     return node
 
