@@ -485,7 +485,8 @@ class SymbolicFunction:
         # nor on argument types when they keep changing
         kinds = kinds if self.type_misses < MAX_TYPE_MISSES else {}
         options = {"source": self.source, "resolve_globals": resolve_globals, "static": static,
-                   "argument_types": kinds, "fastmath": self.fastmath}
+                   "argument_types": kinds, "fastmath": self.fastmath,
+                   "frozen_globals": not self.guards}  # (no check on entry: none at calls)
         resolve_objects = self.compiled_object is not None and resolve_globals
         _, after, log = pipeline.optimize(self.original, self.passes, resolve_objects=resolve_objects,
                                           **options)  # type: ignore[arg-type]
@@ -493,9 +494,8 @@ class SymbolicFunction:
         if resolve_objects and relied is None:
             # code the compiler cannot see (or a store) could change the objects mid-call
             _, after, log = pipeline.optimize(self.original, self.passes, **options)  # type: ignore[arg-type]
-        elif relied:  # the objects hold if the arguments are of the kinds compiled for
-            after = after.assuming(*value_types.type_assumptions(after, set(relied),
-                                                                 "the object facts"))
+        elif relied:  # the objects hold if the arguments' kinds and the globals are as compiled
+            after = after.assuming(*relied)
         if self.compiled_object is not None:
             after = after.assuming(*objects.call_facts(*static.values(), self.called,
                                                        self.compiled_object))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import keyword
 import io
 import math
 import numbers
@@ -95,6 +96,8 @@ def _binding_base(value: object) -> str:
     if not isinstance(name, str) or not name.replace(".", "_").isidentifier():
         name = type(value).__name__.lower()
     name = name.replace(".", "_").strip("_")  # `__call__` would be mangled in a class's code
+    if keyword.iskeyword(name):  # `_pass` → `pass_` (a soft keyword such as `type` is a name)
+        name += "_"
     return name if name.isidentifier() else "value"
 
 
@@ -122,12 +125,19 @@ def identifiers(tree: ast.AST) -> set[str]:
 class _Generator:
     """Builds the Python AST of IR nodes, binding objects that have no literal spelling."""
 
-    def __init__(self, attribute_names: dict[int, str] | None = None) -> None:
+    def __init__(self, attribute_names: dict[int, str] | None = None,
+                 rechecked: list[ir.Assumption] | None = None,
+                 kept: dict[int, tuple[ir.Expr | None, frozenset[str]]] | None = None) -> None:
         # new names, each with the Name nodes that use it, named at the end so they avoid every
         # identifier in the finished tree; a name with a value is an object bound by name
         self.new_names: list[tuple[str, list[ast.Name], tuple[object, ...]]] = []
         # objects read from a compiled object's attributes, by id: the attribute's name (`W`)
         self.attribute_names = attribute_names or {}
+        # what `ir.assumptions_hold()` checks (None: shown as written, for messages)
+        self.rechecked = rechecked
+        self.held: ast.Name | None = None  # the recheck's result, in the `if` being built
+        # loops whose recheck holds until a turn runs unseen code (`effects.kept_rechecks`)
+        self.kept = kept or {}
 
     def bind(self, value: object, base: str | None = None) -> ast.Name:
         """A reference to `value`, bound in the generated function's own scope."""
@@ -147,9 +157,10 @@ class _Generator:
             return f"{row.strip('_')}_row" if row else ""
         return self.attribute_names.get(id(value), "").strip("_")
 
-    def fresh(self, base: str) -> list[ast.Name]:
-        """A new local variable: returns its (for now unnamed) Name nodes, store then load."""
-        references = [ast.Name("", ast.Store()), ast.Name("", ast.Store()), ast.Name("", ast.Load())]
+    def fresh(self, base: str, stores: int = 2, loads: int = 1) -> list[ast.Name]:
+        """A new local variable: returns its (for now unnamed) Name nodes, stores then loads."""
+        references = [ast.Name("", ast.Store()) for _ in range(stores)] + \
+            [ast.Name("", ast.Load()) for _ in range(loads)]
         self.new_names.append((base, references, ()))
         return references
 
@@ -175,16 +186,89 @@ class _Generator:
         gone, hand the call to `recompile`, which compiles a fresh version and runs it. (The
         `try` costs nothing when no exception happens; it makes a deleted global recompile too,
         so its NameError is raised where the original raises it.)"""
-        checks = [self.expr(a.fails_when) if a.fails_when is not None else
-                  ast.Compare(ast.Name(a.name, ast.Load()), [ast.IsNot()], [self.bind(a.value, a.name)])
-                  for a in assumptions]
+        checks = [self._fails(a) for a in assumptions]
         test = checks[0] if len(checks) == 1 else ast.BoolOp(ast.Or(), checks)
-        store_check, store_missing, load = self.fresh("stale")
-        handler = ast.ExceptHandler(ast.Name("NameError", ast.Load()), None,
-                                    [ast.Assign([store_missing], ast.Constant(True), type_comment=None)])
-        check = ast.Try([ast.Assign([store_check], test, type_comment=None)], [handler], [], [])
+        check, load = self._caught("stale", test, True)
         stale = ast.If(load, [forwarding_call(params, self.bind(recompile, "recompile"))], [])
         return [check, stale]
+
+    def _fails(self, assumption: ir.Assumption) -> ast.expr:
+        """`add is not add_2`: true once the assumption no longer holds."""
+        if assumption.fails_when is not None:
+            return self.expr(assumption.fails_when)
+        return ast.Compare(ast.Name(assumption.name, ast.Load()), [ast.IsNot()],
+                           [self.bind(assumption.value, assumption.name)])
+
+    def _caught(self, base: str, test: ast.expr, missing: bool) -> tuple[ast.Try, ast.Name]:
+        """`try: base = test` / `except NameError: base = missing`, and a read of `base`."""
+        store_check, store_missing, load = self.fresh(base)
+        handler = ast.ExceptHandler(ast.Name("NameError", ast.Load()), None,
+                                    [ast.Assign([store_missing], ast.Constant(missing), type_comment=None)])
+        return ast.Try([ast.Assign([store_check], test, type_comment=None)], [handler], [], []), load
+
+    def recheck(self, test: ir.Expr) -> tuple[list[ast.stmt], ir.Expr]:
+        """For an `if` test ending in `ir.assumptions_hold()`: the statements computing the
+        recheck before the `if` (`try: held = add is add_2 and COEFFS is COEFFS_2` /
+        `except NameError: held = False`: as cheap as the check on entry, a few `is` tests),
+        and the test to render, whose recheck then reads `held`. Relying on nothing (or with
+        guards off) the recheck is dropped: always true."""
+        if self.rechecked is None or not ir.rechecks(test):
+            return [], test
+        rest = test.values[:-1] if isinstance(test, ir.BoolOp) else ()
+        if not self.rechecked:
+            return [], (ir.BoolOp("and", rest) if len(rest) > 1 else rest[0] if rest
+                        else ir.Const(True))
+        check, self.held = self._caught("held", self._holds(), False)
+        return [check], test
+
+    def _holds(self, first: ast.expr | None = None) -> ast.expr:
+        """`add is add_2 and COEFFS is COEFFS_2 ...`: every rechecked assumption holds."""
+        holds = [] if first is None else [first]
+        holds += [ast.UnaryOp(ast.Not(), self._fails(a)) if a.fails_when is not None else
+                  ast.Compare(ast.Name(a.name, ast.Load()), [ast.Is()], [self.bind(a.value, a.name)])
+                  for a in self.rechecked or ()]
+        return holds[0] if len(holds) == 1 else ast.BoolOp(ast.And(), holds)
+
+    def kept_loop(self, stmt: ir.For) -> ast.For | None:
+        """A loop split on a recheck whose answer holds until a turn runs unseen code
+        (`effects.kept_rechecks`): the recheck runs on the first turn and after each turn
+        through the copy as written, which clears it::
+
+            held = False
+            for x in xs:
+                if not held:
+                    try:
+                        held = (type(xs) is list or type(xs) is tuple) and add is add_2
+                    except NameError:
+                        held = False
+                if type(x) is float and held:
+                    ...the first copy
+                else:
+                    held = False
+                    ...the copy as written
+
+        None where that does not apply (the recheck runs on every turn)."""
+        condition, relied = self.kept.get(id(stmt), (None, None))
+        if relied is None or not self.rechecked or not relied <= {a.name for a in self.rechecked}:
+            return None
+        split = stmt.body[0]
+        assert isinstance(split, ir.If)  # (see `effects.kept_rechecks`)
+        init, stored, missing, cleared, unchecked, tested = self.fresh("held", 4, 2)
+        assign = lambda target, value: ast.Assign([target], value, type_comment=None)  # noqa: E731
+        handler = ast.ExceptHandler(ast.Name("NameError", ast.Load()), None,
+                                    [assign(missing, ast.Constant(False))])
+        first = None if condition is None else self.expr(condition)
+        check = ast.Try([assign(stored, self._holds(first))], [handler], [], [])
+        recheck = ast.If(ast.UnaryOp(ast.Not(), unchecked), [check], [])
+        self.held = tested
+        inner = ast.If(self.expr(split.test), self.block(split.body),
+                       [assign(cleared, ast.Constant(False)), *self.orelse(split.orelse)])
+        for node in (recheck, inner):
+            node.symcompile_line = split.loc.line  # type: ignore[attr-defined]
+        loop = ast.For(self.target(stmt.target), self.expr(stmt.iter), [recheck, inner], [],
+                       type_comment=None)
+        loop.symcompile_before = [assign(init, ast.Constant(False))]  # type: ignore[attr-defined]
+        return loop
 
     def type_guard(self, params: ast.arguments, assumptions: list[ir.Assumption],
                    type_miss: Callable[..., object]) -> ast.stmt:
@@ -243,6 +327,13 @@ class _Generator:
                                   [self.expr(value) for value in values])
             case ir.IfExp(test, body, orelse):
                 return ast.IfExp(self.expr(test), self.expr(body), self.expr(orelse))
+            case ir.Call(ir.Const(marker), (), ()) if marker is ir.ASSUMPTIONS_HOLD:
+                if self.held is not None:  # (see `recheck`)
+                    held, self.held = self.held, None
+                    return held
+                if self.rechecked is None:  # in a message
+                    return ast.Call(ast.Name("assumptions_hold", load), [], [])
+                raise IRError("assumptions_hold() outside the end of an if test")
             case ir.Call(func, args, keywords):
                 return ast.Call(self.expr(func), [self.expr(arg) for arg in args],
                                 [ast.keyword(kw.name, self.expr(kw.value)) for kw in keywords])
@@ -271,10 +362,14 @@ class _Generator:
         return _store(self.expr(expr))
 
     def block(self, body: tuple[ir.Stmt, ...]) -> list[ast.stmt]:
-        return [self.stmt(stmt) for stmt in body] or [ast.Pass()]
+        return self.orelse(body) or [ast.Pass()]
 
     def orelse(self, body: tuple[ir.Stmt, ...]) -> list[ast.stmt]:
-        return [self.stmt(stmt) for stmt in body]
+        result: list[ast.stmt] = []
+        for stmt in body:
+            node = self.stmt(stmt)
+            result += [*getattr(node, "symcompile_before", ()), node]
+        return result
 
     def stmt(self, stmt: ir.Stmt) -> ast.stmt:
         """The Python AST of an IR statement, marked with the user's line it comes from. The
@@ -282,6 +377,8 @@ class _Generator:
         keep their lines too (see `user_lines`)."""
         node = self._statement(stmt)
         node.symcompile_line = stmt.loc.line  # type: ignore[attr-defined]  # see _with_comments
+        for before in getattr(node, "symcompile_before", ()):
+            before.symcompile_line = stmt.loc.line
         if isinstance(stmt, ir.Opaque) and getattr(stmt.node, "lineno", None) == stmt.loc.line:
             node.symcompile_own_lines = True  # type: ignore[attr-defined]
         return node
@@ -294,8 +391,13 @@ class _Generator:
             case ir.AugAssign(target, op, value):
                 return ast.AugAssign(self.target(target), OPS[op].ast_class(), self.expr(value))
             case ir.If(test, body, orelse):
-                return ast.If(self.expr(test), self.block(body), self.orelse(orelse))
+                before, test = self.recheck(test)
+                node = ast.If(self.expr(test), self.block(body), self.orelse(orelse))
+                node.symcompile_before = before  # type: ignore[attr-defined]  # see `orelse`
+                return node
             case ir.For(target, iter_, body, orelse):
+                if (kept := self.kept_loop(stmt)) is not None:
+                    return kept
                 return ast.For(self.target(target), self.expr(iter_), self.block(body),
                                self.orelse(orelse), type_comment=None)
             case ir.While(test, body, orelse):
@@ -363,7 +465,11 @@ def function_to_ast(function: ir.Function, recompile: Callable[..., object] | No
     always those about its arguments' values, those about globals if `guard_globals`. With
     `type_miss`, it then checks the argument types it relies on (`_Generator.type_guard`).
     """
-    generator = _Generator(_attribute_names(function))
+    rechecked = [a for a in function.assumptions if guard_globals and recompile is not None
+                 and not a.argument and not a.of_type]
+    from .effects import kept_rechecks  # (effects reaches codegen through the front end)
+    kept = kept_rechecks(function) if rechecked else {}
+    generator = _Generator(_attribute_names(function), rechecked, kept)
     body = generator.block(function.body)
     start = int(isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
                 and isinstance(body[0].value.value, str))  # after the docstring

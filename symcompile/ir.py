@@ -198,6 +198,41 @@ class OpaqueExpr:
         return hash(ast.dump(self.node))
 
 
+class _AssumptionsHold:
+    """The marker `assumptions_hold()` calls (see there); never called at run time."""
+
+    def __repr__(self) -> str:
+        return "assumptions_hold"
+
+
+ASSUMPTIONS_HOLD = _AssumptionsHold()
+
+
+def assumptions_hold() -> Call:
+    """A *recheck*: true where every global and object fact the function relies on (its
+    final assumptions, those checked on entry) still holds at this point of a run. Code
+    generation spells it from the final assumptions as the entry check is (`add is add_2 and
+    COEFFS is COEFFS_2`; a deleted name makes it false; with guards off, or relying on
+    nothing, `True`). It stands only as the last operand of an `and` (or alone) in an `if`
+    test whose other operands run no user code, where the `if` body then starts as the
+    function's entry does: every value checked on entry holds there (see `effects`). A call
+    of a marker to the passes, so no pass moves, shares or drops it."""
+    return Call(Const(ASSUMPTIONS_HOLD), ())
+
+
+def is_assumptions_hold(expr: object) -> bool:
+    return isinstance(expr, Call) and isinstance(expr.func, Const) \
+        and expr.func.value is ASSUMPTIONS_HOLD
+
+
+def rechecks(test: Expr) -> bool:
+    """Whether the `if` test `test` ends in a recheck (`... and assumptions_hold()`)."""
+    match test:
+        case BoolOp("and", values):
+            return is_assumptions_hold(values[-1])
+    return is_assumptions_hold(test)
+
+
 Expr = Union[
     Const, Name, Op, Compare, BoolOp, IfExp, Call, Attribute, Subscript, Slice, Starred,
     Build, DictDisplay, OpaqueExpr,
@@ -311,6 +346,19 @@ class Namespace:
     builtins: Mapping[str, object]
     closure: frozenset[str] = frozenset()
     code: object = None  # the code object of the function being compiled (to spot recursion)
+    # every global here is bound once and nothing can rebind it (a whole module optimized,
+    # see `modules`): no code run since entry can change what a global name holds
+    fixed: bool = False
+    # globals and builtins are taken as never changing (`@symbolic(guards=False)`)
+    frozen: bool = False
+
+    def unchanging(self, name: str) -> bool:
+        """Whether no code can change what the free name `name` holds, as far as the
+        compiler may assume (see `fixed`, `frozen`)."""
+        if name in self.closure:
+            return False
+        return (self.fixed or self.frozen) and name in self.globals \
+            or self.frozen and name in self.builtins
 
     def lookup(self, name: str) -> tuple[bool, object]:
         """(True, value) for a global or builtin name; (False, None) if it means nothing."""

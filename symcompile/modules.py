@@ -376,7 +376,7 @@ class _Module:
                      if not self.quiet[later]), len(self.quiet))
 
     def ir_namespace(self, cutoff: int, code: types.CodeType | None = None) -> ir.Namespace:
-        return ir.Namespace(self.namespace(cutoff), self.builtins, frozenset(), code)
+        return ir.Namespace(self.namespace(cutoff), self.builtins, frozenset(), code, fixed=True)
 
     # -------------------------------------------------------------- statements
 

@@ -26,8 +26,7 @@ import numpy as np
 from . import ir
 from .attributes import static_attribute
 from .effects import Effects
-from .rewrite import statement_expressions, walk_expr, walk_statements
-from .value_types import type_of, types_before
+from .rewrite import walk_expr, walk_statements
 
 _MISSING = object()
 # values an identity test cannot watch: equal ones may be distinct objects, and a literal in
@@ -146,49 +145,20 @@ def _evaluate(expr: ir.Expr) -> object:
     raise ValueError(f"not a fact's test: {ir.format_expr(expr)}")
 
 
-def holds_during_call(function: ir.Function) -> frozenset[str] | None:
-    """The arguments whose kinds keep the object facts `function` relies on true while it
-    runs; None if nothing can: it may call code the compiler cannot see, read an attribute (a
-    property runs code), apply an operator to or subscript or pass to NumPy a value of unknown
-    type (an argument's `__matmul__` or `__array_ufunc__` runs code), or store into an
-    attribute or item."""
+def holds_during_call(function: ir.Function) -> list[ir.Assumption] | None:
+    """The entry checks (argument kinds, globals) that keep the object facts `function` relies
+    on true while it runs; None if nothing can: it may run code the compiler cannot see
+    (`effects`: a call, an operator on or a subscript of or NumPy given a value of unknown
+    type, an attribute read that may run a property), or it stores into an attribute or item."""
     effects = Effects(function)
-    types = types_before(function)
-    relied: set[str] = set()
+    relied = effects.body(function.body)
+    if relied is None:
+        return None
     for stmt in walk_statements(function.body):
-        if effects.statement_may_run_user_code(stmt):
-            return None
         if isinstance(stmt, (ir.Assign, ir.AugAssign)):
             targets = stmt.targets if isinstance(stmt, ir.Assign) else (stmt.target,)
             if any(isinstance(node, (ir.Attribute, ir.Subscript))
                    for target in targets for node in walk_expr(target)):
                 return None
-        env = types.get(id(stmt), {})
-        for expr in statement_expressions(stmt, targets=False):
-            for node in walk_expr(expr):
-                operands = _operands(node)
-                if operands is None:
-                    return None
-                for operand in operands:
-                    known = type_of(operand, env)
-                    if known is None:
-                        return None
-                    relied |= known.arguments
-    return frozenset(relied)
-
-
-def _operands(node: ir.Expr) -> tuple[ir.Expr, ...] | None:
-    """The values whose types decide whether evaluating `node` itself may run user code (for
-    an operator, a subscript, a call's arguments), or None if it may whatever they are."""
-    match node:
-        case ir.OpaqueExpr() | ir.Attribute():
-            return None
-        case ir.Op(_, args):
-            return args
-        case ir.Compare(_, operands):
-            return operands
-        case ir.Subscript(value, index):
-            return (value, index)
-        case ir.Call(_, args, keywords):
-            return (*args, *(keyword.value for keyword in keywords))
-    return ()
+    effects.rely(relied)
+    return effects.assumptions()

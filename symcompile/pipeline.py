@@ -170,6 +170,7 @@ def optimize(
     argument_types: Mapping[str, ir.ArgumentType] | None = None,
     fastmath: bool = False,
     resolve_objects: bool = False,
+    frozen_globals: bool = False,
 ) -> tuple[ir.Function, ir.Function, list[PassRun]]:
     """Front end and passes for a live function: (IR before, IR after, log of pass runs).
 
@@ -179,9 +180,12 @@ def optimize(
     `argument_types` are the exact types of arguments the passes may rely on (see
     `ir.Function.argument_types`); `fastmath` allows the unsafe rules of simplify_algebra;
     `resolve_objects` lets the passes read the structure of objects held as constants (a
-    compiled object's, see `objects`).
+    compiled object's, see `objects`). With `frozen_globals` (`guards=False`) the globals are
+    taken as never changing (`ir.Namespace.frozen`).
     """
     namespace = frontend.namespace_of(func) if resolve_globals else None
+    if namespace is not None and frozen_globals:
+        namespace = dataclasses.replace(namespace, frozen=True)
     before = frontend.build_function(source or frontend.read_function_source(func), namespace)
     before = dataclasses.replace(before, argument_types=dict(argument_types or {}),
                                  fastmath=fastmath, resolve_objects=resolve_objects)

@@ -307,8 +307,13 @@ class Typer:
 
 
 def refine(test: ir.Expr, env: TypeEnv) -> TypeEnv:
-    """`env` where `test` is true: `type(x) is float` makes x a float."""
+    """`env` where `test` is true: `type(x) is float` makes x a float (so does a test that
+    is `and` of it and others)."""
     match test:
+        case ir.BoolOp("and", values):
+            for value in values:
+                env = refine(value, env)
+            return env
         case ir.Compare(("is",), (ir.Call(ir.Const(check), (ir.Name(name),), ()), ir.Const(kind))) \
                 if check is type and kind in NUMBER_TYPES:
             return {**env, name: Known(kind)}  # type: ignore[dict-item]

@@ -77,7 +77,8 @@ def test_source_attribute_and_source_function_agree():
     assert text.startswith("def fancy_func(a, b, c, d):")
     assert str(fancy_func.source) == text
     assert fancy_func.source == text
-    assert "return a + b + (c + d)" in fancy_func.source
+    # (a + b may run the arguments' __add__, which could rebind add: later calls check it)
+    assert "return e + f if add is add_2 else add(e, f)" in fancy_func.source
     assert fancy_func.source.splitlines()[0] == "def fancy_func(a, b, c, d):"
 
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 import symcompile as sc
 from symcompile import ir, pipeline
 from symcompile.effects import Effects
+from symcompile.rewrite import statement_expressions, walk_expr
 
 MODULE = """
     import math
@@ -42,27 +45,39 @@ def _effects(module, name: str) -> tuple[Effects, ir.Function]:
 
 def test_trusted_and_untrusted_calls(make_module):
     module = make_module(MODULE)
-    effects, _ = _effects(module, "appends")
-    assert effects.trusted_callee(ir.Attribute(ir.Name("np"), "sin"))  # NumPy
-    assert effects.trusted_callee(ir.Name("len"))  # a trusted builtin
-    assert effects.trusted_callee(ir.Attribute(ir.Name("out"), "append"))  # a list built here
-    assert not effects.trusted_callee(ir.Attribute(ir.Name("xs"), "append"))  # a parameter
-    assert not effects.trusted_callee(ir.Name("unknown"))  # calls a function it cannot see through
-    assert effects.relied == {}
+    effects, function = _effects(module, "appends")
+    by_text = {ir.format_expr(node): node for stmt in function.body
+               for node in _calls(stmt)}
+    assert effects.call(by_text["(call (attr np sin) x)"]) is None  # x: any type
+    assert effects.call(by_text["(call (attr out append) x)"]) == frozenset()  # a list built here
+    assert effects.call(by_text["(call (attr xs append) x)"]) is None  # a parameter
+    assert effects.call(by_text["(call unknown x)"]) is None  # x.conjugate() runs x's code
+    assert effects.call(by_text["(call len out)"]) == {"len"}  # the builtin, guarded
 
 
-def test_transparent_functions_are_trusted_and_relied_on(make_module):
+def _calls(stmt: ir.Stmt) -> list[ir.Call]:
+    return [node for expr in statement_expressions(stmt) for node in walk_expr(expr)
+            if isinstance(node, ir.Call)]
+
+
+def test_transparent_functions_rest_on_their_arguments_types(make_module):
     module = make_module(MODULE)
-    effects, _ = _effects(module, "appends")
-    assert effects.trusted_callee(ir.Name("norm"))
-    assert effects.relied == {"norm": module.norm, "square": module.square}
-    assert {a.name for a in effects.assumptions()} == {"norm", "square"}
+    function, _, _ = pipeline.optimize(module.appends, passes=[], argument_types={"x": float})
+    effects = Effects(function)
+    norm = next(node for stmt in function.body for node in _calls(stmt)
+                if node.func == ir.Name("norm"))
+    assert effects.call(norm) == {"norm", "square", "x"}  # (modules are taken as fixed)
+    effects.rely(effects.call(norm))
+    assumptions = {a.name: a for a in effects.assumptions()}
+    assert {"norm", "square", "x"} <= set(assumptions)
+    assert assumptions["x"].of_type and assumptions["x"].value is float
 
 
-def test_a_transparent_helper_inlines_inside_a_loop(make_module):
+def test_a_transparent_helper_inlines_inside_a_loop_over_floats(make_module):
     module = make_module(MODULE)
     compiled = sc.symbolic(module.in_loop)
-    assert compiled([3.0, 4.0]) == module.in_loop([3.0, 4.0])
-    source = str(compiled.source)
+    values = np.array([3.0, 4.0])
+    assert compiled(values) == module.in_loop(values)
+    source = sc.source(compiled, values)
     assert "norm(" not in source.split("return recompile")[1]
-    assert "total = total + sqrt(x * x + 1.0)" in source
+    assert "sqrt(" in source and "x * x" in source and " is square_2" not in source

@@ -60,8 +60,6 @@ def _same_from_same_globals(module: types.ModuleType, original: Callable[..., ob
 # kind "hostile" (issue 16: a dunder rebinding a global; area of the "globals rebound by
 # dunders" fix, in flight when filed): `float(h)` runs `__float__`, which rebinds SCALE; the
 # compiled code had inlined `helper` with SCALE's value from before the call
-@pytest.mark.xfail(strict=True, reason="fuzz hostile: a global rebound by __float__ mid-call "
-                   "(through another function) is read with its old value by an inlined helper")
 def test_never_wrong_global_rebound_by_float_dunder(make_module: MakeModule) -> None:
     module = make_module("""
         SCALE = 2.0
@@ -149,8 +147,6 @@ def test_never_wrong_static_argument_holding_a_list(make_module: MakeModule) -> 
 # kind "hostile" (issue 16; area of the "globals rebound by dunders" fix, in flight when filed,
 # and still failing in the working tree then): `0 + h` runs `__radd__`, which rebinds the
 # helper through another function; the compiled code had inlined the old helper
-@pytest.mark.xfail(strict=True, reason="fuzz hostile: a helper rebound by __radd__ mid-call "
-                   "still runs inlined as it was")
 def test_never_wrong_helper_rebound_by_radd_dunder(make_module: MakeModule) -> None:
     module = make_module("""
         def helper(v):
@@ -183,8 +179,6 @@ def test_never_wrong_helper_rebound_by_radd_dunder(make_module: MakeModule) -> N
 # kind "hostile" (issue 16; area of the "globals rebound by dunders" fix, in flight when filed,
 # and still failing in the working tree then): the loop's `__iter__` rebinds G through another
 # function; the compiled code read G before the loop
-@pytest.mark.xfail(strict=True, reason="fuzz hostile: a global rebound by __iter__ is read "
-                   "with its value from before the loop")
 def test_never_wrong_global_rebound_by_iter_dunder(make_module: MakeModule) -> None:
     module = make_module("""
         G = 1
@@ -212,8 +206,6 @@ def test_never_wrong_global_rebound_by_iter_dunder(make_module: MakeModule) -> N
 
 # kind "hostile" (issue 16; same area): `[1, 2, 3][h]` runs `__index__`, which rebinds G; the
 # compiled code folded `G * SCALE` with G's value from before
-@pytest.mark.xfail(strict=True, reason="fuzz hostile: a global rebound by __index__ is folded "
-                   "with its old value in G * SCALE")
 def test_never_wrong_global_rebound_by_index_dunder(make_module: MakeModule) -> None:
     module = make_module("""
         G = 1

@@ -189,7 +189,7 @@ def test_always_explainable_inlined_code_runs_at_the_call_line(make_module):
             return half(x) + y
         """)
     assert module.f(3.0) == 7.5
-    assert "half(" not in module.f.source
+    assert "x / 2" in module.f.source  # inlined (behind a check at the call: x * 2 may run code)
     with pytest.raises(TypeError) as info:
         module.f("a")
     frame = traceback.extract_tb(info.tb)[-1]
@@ -343,7 +343,9 @@ def test_never_slower_inlined_parameters_and_results_of_numbers_are_not_released
         """)
     compiled = sc.symbolic(module.f)
     text = sc.source(compiled, 1.5, 3.0)
-    assert "scale(" not in text and "= None" not in text  # (floats have no finalizer)
+    # (floats have no finalizer; `x * 2.0` may run code for an x of another type, so the
+    # version's calls check `scale` there: each branch ends with the `+=` itself)
+    assert "total += x * 2.0 * k + 1.0" in text and "= None" not in text
     assert_equivalent(module.f, compiled, (1.5, 3.0))
 
 

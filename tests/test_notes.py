@@ -66,13 +66,15 @@ def golden_line(case: golden.GoldenCase, text: str) -> int:
 def test_fancy_func_says_each_add_is_inlined_and_each_temporary_forwarded() -> None:
     function, case = golden_function("pipeline/fancy_func")
     notes = notes_of(function)
-    for temporary, call in (("e", "add(a, b)"), ("f", "add(c, d)"), ("g", "add(e, f)")):
+    # for arguments of any type, `a + b` may run their `__add__`, which could rebind `add`
+    checked = "inline add behind a check of add at the call (code the compiler cannot see " \
+        "may run before it)"
+    for temporary, call, rule in (("e", "add(a, b)", "inline add"), ("f", "add(c, d)", checked),
+                                  ("g", "add(e, f)", checked)):
         line = golden_line(case, f"{temporary} = {call}")
-        assert ("inline_calls", Note("changed", "inline add", line)) in notes
-        assert [note for name, note in notes if name == "forward_single_uses"
-                and note.rule.startswith(f"forward {temporary} = ")][0].line == line
-    assert ("forward_single_uses", Note("changed", "forward e = a + b",
-                                        golden_line(case, "e = add(a, b)"))) in notes
+        assert ("inline_calls", Note("changed", rule, line)) in notes
+    assert ("forward_single_uses", Note("changed", "forward g = e + f if add is add else add(e, f)",
+                                        golden_line(case, "g = add(e, f)"))) in notes
     assert not [note for _, note in notes if note.kind == "missed"]
 
 

@@ -12,10 +12,10 @@ Example::
     import math
 
     def f(x):
-        return x * (2 + 3) + abs(-2) * math.pi + (1 / 0)
+        return abs(-2) * math.pi + x * (2 + 3) + (1 / 0)
     # --- after fold_constants ---
     def f(x):
-        return x * 5 + 6.283185307179586 + 1 / 0
+        return 6.283185307179586 + x * 5 + 1 / 0
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from ..attributes import static_attribute
 from ..codegen import expression_text
 from ..effects import TRUSTED_MODULES, Effects, rewrite_clean_statements
 from ..ops import OPS
-from ..rewrite import map_statement_expressions, statement_expressions, walk_statements
+from ..rewrite import map_statement_expressions, walk_statements
 
 from ..fold_budget import MAX_INT_BITS, MAX_STR_LENGTH, MAX_TUPLE_LENGTH, MAX_TUPLE_SIZE
 
@@ -138,9 +138,10 @@ class _Folder:
     def _global_value(self, expr: ir.Expr) -> tuple[bool, object]:
         """The constant a global name holds, if it may be read here."""
         namespace = self.function.namespace
-        if self.assumed is None or namespace is None or not isinstance(expr, ir.Name) \
-                or expr.id in self.written:
+        if namespace is None or not isinstance(expr, ir.Name) or expr.id in self.written:
             return False, None
+        if self.assumed is None and not namespace.unchanging(expr.id):
+            return False, None  # (past unseen code only a global nothing can rebind is read)
         found, value = namespace.lookup(expr.id)
         if found and is_foldable_value(value) and not isinstance(value, np.generic):
             return True, value
@@ -315,10 +316,10 @@ def fold_constants(function: ir.Function) -> ir.Function:
     for_arrays = any(isinstance(kind, ir.ArrayKind) for kind in function.argument_types.values())
 
     def fold_statement(stmt: ir.Stmt, dirty: bool) -> ir.Stmt:
-        # a global is only read where no unseen code can have rebound it since entry
-        clean = not dirty and not any(effects.may_run_user_code(expr)
-                                      for expr in statement_expressions(stmt))
-        folder = _Folder(function, written, assumed if clean else None,
+        # a global is only read where no unseen code can have rebound it since entry (nor
+        # earlier in its statement: `o + 1 + SCALE` may run `o.__add__` first)
+        late = set() if dirty else effects.reads(stmt)[0]
+        folder = _Folder(function, written | late, None if dirty else assumed,
                          for_arrays or id(stmt) in in_loops, stmt.loc)
         if isinstance(stmt, (ir.If, ir.While)) and isinstance(stmt.test, ir.Name):
             found = folder.values((stmt.test,))  # a global flag: the branch not taken goes

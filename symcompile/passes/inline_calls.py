@@ -7,10 +7,27 @@ structured code: a `return` inside a loop sets a flag and breaks out (see `symco
 The callee's locals die when it returns: a local that may own a value with a finalizer
 (`symcompile.finalizers`) is released (`add_t = None`) right after the body, and then the
 result is assigned to a name, released after the calling statement.
-A call is inlined only where nothing with an effect is evaluated before it in its statement,
-and only where no code the compiler cannot see has run since the function was entered, so the
-callee found at compile time is still the one the call would reach. The name of the callee
-becomes an assumption the generated code checks on entry.
+A call is inlined only where nothing with an effect is evaluated before it in its statement.
+Where no code the compiler cannot see has run since the function was entered (see `effects`),
+the callee found at compile time is still the one the call reaches, and the callee's name
+becomes an assumption the generated code checks on entry. Where such code may have run (in
+the version for any types, `a + b` may run `a.__add__`, which may rebind the callee), the
+inlined code sits behind a check of the callee's name at the call: `add` is read where Python
+reads it, before the arguments, and a different function is called as written::
+
+    f = (c + d) if add is add_2 else add(c, d)      # a single expression, quiet arguments
+    if add is add_2:                                 # any other body; a statement that is
+        add_a = c                                    # all the call (`t += add(c, d)`,
+        ...                                          # `return add(c, d)`) goes whole into
+        add_result = ...                             # both branches instead, so no result
+    else:                                            # name outlives it
+        add_result = add(c, d)
+
+(`add_2` is the function inlined, bound into the generated function.) A result name is
+released after its statement. In the body of such a check the same check is decided until
+code the compiler cannot see may run (`mul(dx, mul(m, mag))` checks `mul` once), and where a
+statement is clean again (a loop's float copy behind a recheck, see speculate_loop_types) the
+check is dropped and the callee relied on by the check on entry.
 
 A function of another module (`from geometry import hypot`) reads its globals in its own
 module. It is inlined only if each of them is fixed there: a module, a function or class of
@@ -77,13 +94,16 @@ from ..finalizers import callee_releases, owned, release
 from ..returns import lower_returns
 from ..rewrite import (
     header_expression,
+    map_expr,
     map_statement_expressions,
     map_statements,
     rename,
     replace_first,
     statement_expressions,
+    unchanged_or_new,
     walk_expr,
     walk_statements,
+    with_bodies,
     with_header,
 )
 from ..value_types import TypeEnv, types_before
@@ -93,6 +113,8 @@ CALLEE_BUDGET = 80
 # the statements after which a value that dies in them is released (`t = None`): the others
 # return, or run a body first
 _RELEASED_AFTER = (ir.Assign, ir.AugAssign, ir.ExprStmt)
+# statements a check at a call may replace whole when the call is all of their header
+_WHOLE = (ir.Assign, ir.AugAssign, ir.ExprStmt, ir.Return)
 
 
 def _callee_function(value: object) -> types.FunctionType | None:
@@ -137,6 +159,13 @@ class _Inliner:
         self.private_class = frontend.private_class_of(code)
         if self.namespace is not None:
             self.taken |= self.namespace.closure
+        # a number argument's type is not relied on to keep calls clean: checking it on entry
+        # costs more than the checks at the calls it saves (an array's kind is checked anyway)
+        self.effects = Effects(dataclasses.replace(function, argument_types={
+            name: kind for name, kind in function.argument_types.items()
+            if isinstance(kind, ir.ArrayKind)}))
+        # the calls a check at the call falls back to (inlining them again would nest checks)
+        self.fallbacks = _fallback_calls(function)
 
     # ------------------------------------------------------------- callees
 
@@ -200,7 +229,9 @@ class _Inliner:
                             pending.append(found)
         return False
 
-    def _inlinable(self, call: ir.Call, loc: ir.Loc) -> _Target | None:
+    def _inlinable(self, call: ir.Call, loc: ir.Loc, checked: bool) -> _Target | None:
+        """What `call` reaches if it can be inlined there (`checked`: behind a check at the
+        call, where only the callee's name can be checked), else None."""
         if self.namespace is None:
             return None
         bound_self: tuple[ir.Expr, ...] = ()  # a called object, its method's first argument
@@ -209,7 +240,8 @@ class _Inliner:
             case ir.Name(name) if name not in self.caller_locals:
                 found, value = self.namespace.lookup(name)
                 callee = _callee_function(value) if found else None
-            case ir.Const() | ir.Attribute(ir.Const()) if self.function.resolve_objects:
+            case ir.Const() | ir.Attribute(ir.Const()) if self.function.resolve_objects \
+                    and not checked:
                 # read from a compiled object: `layer(x)`, `self.activation(y)` (the attribute
                 # is read before anything else in the call, and only quiet work precedes it)
                 found, value = self._object_callee(call.func, facts)
@@ -233,10 +265,13 @@ class _Inliner:
         if self._recursive(callee):
             return _refused(call, "recursive", loc)
         arguments, assumptions = spread
+        if checked and assumptions:
+            return _refused(call, "a * argument read from a global after code the compiler "
+                            "cannot see", loc)
         arguments, assumptions = bound_self + arguments, facts + assumptions
         if callee.__globals__ is self.namespace.globals:
             return _Target(callee, callee_ir, value, arguments, assumptions, {})
-        foreign = self._foreign_reads(callee, callee_ir)
+        foreign = self._foreign_reads(callee, callee_ir, by_name=not checked)
         if foreign is None:
             return _refused(call, f"reads a global its module {callee.__module__} may rebind", loc)
         reads, relied = foreign
@@ -254,18 +289,19 @@ class _Inliner:
             facts.append(objects.attribute_fact(owner, attr, value))
         return found, value
 
-    def _foreign_reads(self, callee: types.FunctionType, callee_ir: ir.Function,
+    def _foreign_reads(self, callee: types.FunctionType, callee_ir: ir.Function, by_name: bool,
                        ) -> tuple[dict[str, ir.Expr], list[ir.Assumption]] | None:
         """For a callee of another module, what the inlined code reads for each global name
         the callee reads: the same name where this module binds it to the same object and
-        nothing the callee runs can rebind it (an assumption), else the object itself. None
-        if a name is not fixed in the callee's module (see `_fixed_value`)."""
+        nothing the callee runs can rebind it (an assumption checked on entry, so only
+        `by_name`), else the object itself. None if a name is not fixed in the callee's
+        module (see `_fixed_value`)."""
         values: dict[str, object] = {}
         for name in sorted(_global_names(callee, callee_ir)):
             fixed, values[name] = _fixed_value(callee, name)
             if not fixed:
                 return None
-        transparent = bool(values) and _runs_no_unseen_code(callee, callee_ir)
+        transparent = by_name and bool(values) and _runs_no_unseen_code(callee, callee_ir)
         reads: dict[str, ir.Expr] = {}
         relied: list[ir.Assumption] = []
         for name, value in values.items():
@@ -314,22 +350,49 @@ class _Inliner:
     # ---------------------------------------------------------- statements
 
     def statement(self, stmt: ir.Stmt, dirty: bool) -> ir.Stmt | tuple[ir.Stmt, ...]:
+        if not dirty:
+            resolved = self._resolved(stmt)
+            if resolved is not stmt:
+                return resolved
+        if isinstance(stmt, ir.If) and _is_check(stmt):
+            stmt = with_bodies(stmt, self._within_check(stmt.test, stmt.body), stmt.orelse)
         # a statement rebuilt this round is not in the map: assume only the parameters bound
         bound = self.bound.get(id(stmt), self.parameters)
-        if dirty or self.size > MAX_FUNCTION_SIZE:
-            if (found := self._first_call(stmt, bound)) is not None:
-                _refused(found[0], "calls code the compiler cannot see before it" if dirty else
-                         f"over the size budget ({MAX_FUNCTION_SIZE} IR nodes in all)", stmt.loc)
+        if self.size > MAX_FUNCTION_SIZE:
+            if (found := self._first_call(stmt, bound, dirty)) is not None:
+                _refused(found[0], f"over the size budget ({MAX_FUNCTION_SIZE} IR nodes in all)",
+                         stmt.loc)
             return stmt
         hoisted: list[ir.Stmt] = []
         trailing: list[ir.Stmt] = []  # releases of results, after the statement
         env = self.types.get(id(stmt), {})
-        while (found := self._first_call(stmt, bound)) is not None:
-            call, target, spills = found
-            expanded = self._expand(call, target, stmt, env)
+        earlier: frozenset[str] = frozenset()  # what the code inlined so far ran clean on
+        while (found := self._first_call(stmt, bound, dirty)) is not None:
+            call, target, spills, checked = found
+            if not checked:  # a call after inlined code relies on what kept that code clean
+                self.effects.rely(earlier)
+            expanded = self._expand(call, target, stmt, env, checked)
             if expanded is None:
                 break
             statements, result, released = expanded
+            if checked:
+                # `d = add(...)`, `t += add(...)`, `return add(...)`: each branch ends with
+                # the statement itself (a result name would hold the value past it)
+                whole = isinstance(stmt, _WHOLE) and not spills and header_expression(stmt) is call
+                statements, result = self._checked(call, target, statements, result, bound,
+                                                   not released, stmt, whole, released)
+                if statements and whole:
+                    self._said_checked(call, stmt.loc)
+                    return (*hoisted, *statements, *trailing)
+                if statements and not isinstance(stmt, ir.Return):
+                    if not isinstance(stmt, _RELEASED_AFTER):
+                        _refused(call, "its result would outlive this statement behind a check "
+                                 "at the call", stmt.loc)
+                        break
+                    # the result's name holds it past the statement (the call as written
+                    # assigns it too), where the original's value dies: released after it
+                    released = [*released, release(result.id, stmt.loc)]  # type: ignore[attr-defined]
+                self._said_checked(call, stmt.loc)
             trailing += released
             for spilled in spills:  # work done before the call is kept before it, in temporaries
                 temporary = self._fresh("t")
@@ -340,17 +403,131 @@ class _Inliner:
                     trailing.append(release(temporary, stmt.loc))  # the original's operand
             stmt = with_header(stmt, replace_first(header_expression(stmt), call, result))  # type: ignore[arg-type]
             hoisted += statements
+            # the inlined code may run unseen code before a later call of the statement
+            verdict = self.effects.learn(statements)
+            dirty = dirty or verdict is None
+            earlier |= verdict or frozenset()
             bound = bound_after(tuple(statements), bound)
             if isinstance(result, ir.Name) and result.id in self.made:
                 bound |= {result.id}  # every path through the body that gets here assigned it
         return (*hoisted, stmt, *trailing) if hoisted else stmt
 
-    def _first_call(self, stmt: ir.Stmt,
-                    bound: frozenset[str]) -> tuple[ir.Call, _Target, list[ir.Expr]] | None:
-        """The first inlinable call in `stmt`'s header that is always evaluated, and the work
+    def _said_checked(self, call: ir.Call, loc: ir.Loc) -> None:
+        label = _callee_label(call)
+        notes.changed(f"inline {label} behind a check of {label} at the call (code the "
+                      "compiler cannot see may run before it)", loc)
+
+    def _resolved(self, stmt: ir.Stmt) -> ir.Stmt | tuple[ir.Stmt, ...]:
+        """A clean statement with the checks at calls made where it was not clean (a copy of
+        a loop's body that now starts with a recheck, see speculate_loop_types) decided: the
+        callee's name still holding the function inlined is relied on by the check on entry,
+        and only the inlined code is kept. A check Python makes after unseen code may run in
+        the statement itself stays."""
+        if isinstance(stmt, ir.If) and _fallback(stmt) is not None \
+                and self._holds(stmt.test, stmt.loc):
+            return stmt.body
+        header = header_expression(stmt)
+        if header is None:
+            return stmt
+        late = self._late_checks(stmt, header)
+
+        def decide(node: ir.Expr) -> ir.Expr:
+            if isinstance(node, ir.IfExp) and _falls_back(node.test, node.orelse) \
+                    and node.test.operands[0].id not in late and self._holds(node.test, stmt.loc):  # type: ignore[attr-defined]
+                return node.body
+            return node
+
+        new = map_expr(header, decide)
+        return stmt if new is header else with_header(stmt, new)  # type: ignore[arg-type]
+
+    def _within_check(self, check: ir.Expr, body: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
+        """The body of `if add is add_2:` with the same checks it makes before anything
+        unseen may run decided: `add` still holds `add_2` there (`mul(dx, mul(m, mag))`
+        inlined behind checks would check `mul` twice in a row)."""
+        pending, result = list(body), []
+        while pending:
+            stmt = pending.pop(0)
+            if isinstance(stmt, ir.If) and _is_check(stmt) and stmt.test == check:
+                pending[:0] = stmt.body
+                continue
+            header = header_expression(stmt)
+            if header is not None:
+                late = self._late_checks(stmt, header)
+                decided = map_expr(header, lambda node: node.body if isinstance(node, ir.IfExp)
+                                   and node.test == check and _falls_back(node.test, node.orelse)
+                                   and check.operands[0].id not in late else node)  # type: ignore[attr-defined]
+                stmt = stmt if decided is header else with_header(stmt, decided)  # type: ignore[arg-type]
+            result.append(stmt)
+            if self.effects.statement(stmt) is None:
+                break
+        return unchanged_or_new(body, result + pending)
+
+    def _late_checks(self, stmt: ir.Stmt, header: ir.Expr) -> frozenset[str]:
+        """The names whose checks at calls in `stmt` (`c + d if add is add_2 else add(c, d)`)
+        Python reads only after something in the statement may run unseen code. A check is
+        walked as its test then its inlined code: the call as written runs only where the
+        check fails, which a check read before any unseen code does not (its name still holds
+        what the check on entry, a recheck or an enclosing check found)."""
+        inlined = map_expr(header, lambda node: ir.Build("tuple", (node.test, node.body))
+                           if isinstance(node, ir.IfExp) and _falls_back(node.test, node.orelse)
+                           else node)
+        return self.effects.reads(with_header(stmt, inlined))[0]  # type: ignore[arg-type]
+
+    def _holds(self, check: ir.Expr, loc: ir.Loc) -> bool:
+        """Whether the check `add is add_2` is true now, by the global `add` as it is (then
+        relied on: checked on entry)."""
+        name, inlined = check.operands[0].id, check.operands[1]  # type: ignore[attr-defined]
+        if self.namespace is None or name in self.caller_locals or not isinstance(inlined, ir.Const):
+            return False
+        found, value = self.namespace.lookup(name)
+        if not found or value is not inlined.value:
+            return False
+        notes.changed(f"inline {name} without its check at the call (nothing unseen runs "
+                      "before it here)", loc)
+        self.assumed.append(ir.Assumption(name, value, f"inlined {name}"))
+        return True
+
+    def _checked(self, call: ir.Call, target: _Target, statements: list[ir.Stmt],
+                 result: ir.Expr, bound: frozenset[str], expression: bool, stmt: ir.Stmt,
+                 whole: bool, released: list[ir.Stmt]) -> tuple[list[ir.Stmt], ir.Expr]:
+        """The inlined `statements` and `result` behind a check that the callee's name still
+        holds the function inlined, read where the call reads it (before the arguments);
+        if not, the call runs as written. With `expression` allowed (no result to release), a
+        single expression whose arguments are quiet becomes `result if add is add_2 else
+        add(...)`; anything else an `if` statement. With `whole` (the call is all of `stmt`'s
+        header), each branch ends with `stmt` itself (the inlined one then with the callee's
+        locals `released`), and the `if` replaces it; otherwise the branches assign a result
+        name of their own, which outlives the statement."""
+        loc = stmt.loc
+        check = ir.Compare(("is",), (call.func, ir.Const(target.value)))
+        self.fallbacks.add(id(call))
+        arguments = _quiet_arguments(statements, bound)
+        if expression and arguments is not None and not any(
+                isinstance(node, ir.Call) and isinstance(node.func, ir.Name)
+                for node in walk_expr(result)):
+            inlined = map_expr(result, lambda node: arguments.get(node.id, node)
+                               if isinstance(node, ir.Name) else node)
+            return [], ir.IfExp(check, inlined, call)
+        if whole:
+            inlined = (*statements, with_header(stmt, result), *released)
+            return [ir.If(check, inlined, (stmt,), loc)], result
+        assigned = {name for new in walk_statements(tuple(statements))
+                    for name in assigned_names(new)}
+        result_name = result.id if isinstance(result, ir.Name) and result.id in assigned \
+            and result.id in self.made else self._fresh(f"{_callee_label(call)}_result")
+        if result != ir.Name(result_name):
+            statements = [*statements, ir.Assign((ir.Name(result_name),), result, loc)]
+        fallback = ir.Assign((ir.Name(result_name),), call, loc)
+        return [ir.If(check, tuple(statements), (fallback,), loc)], ir.Name(result_name)
+
+    def _first_call(self, stmt: ir.Stmt, bound: frozenset[str], dirty: bool,
+                    ) -> tuple[ir.Call, _Target, list[ir.Expr], bool] | None:
+        """The first inlinable call in `stmt`'s header that is always evaluated, the work
         Python does before it there (to keep in temporaries: the body will run before the
-        statement). Work before it that cannot be kept aside (reading a global or an
-        attribute: the callee of an enclosing call) rules a call out."""
+        statement), and whether code the compiler cannot see may run before the call reads
+        its callee (`dirty`: before the statement), so that the callee must be checked there.
+        Work before it that cannot be kept aside (reading a global or an attribute: the
+        callee of an enclosing call) rules a call out."""
         header = header_expression(stmt)
         if header is None or (isinstance(stmt, ir.AugAssign) and
                               not is_quiet(stmt.target, bound)):  # `x += ...` reads x first
@@ -358,10 +535,7 @@ class _Inliner:
         order = list(evaluation_order(header))
         sizes = [sum(1 for _ in walk_expr(node)) for node, _ in order]
         for index, (node, always) in enumerate(order):
-            if not isinstance(node, ir.Call) or (target := self._inlinable(node, stmt.loc)) is None:
-                continue
-            if not always:
-                _refused(node, "it may not run (behind and, or, if-else)", stmt.loc)
+            if not isinstance(node, ir.Call) or id(node) in self.fallbacks:
                 continue
             before: list[ir.Expr] = []  # the whole subexpressions evaluated before the call
             position = index - sizes[index]
@@ -369,10 +543,26 @@ class _Inliner:
                 before.insert(0, order[position][0])
                 position -= sizes[position]
             loud = [expr for expr in before if not is_quiet(expr, bound)]
+            checked = (dirty or any(self.effects.evaluation(expr) is None for expr in loud)) \
+                and not (isinstance(node.func, ir.Name)
+                         and self.effects.unchanging(node.func.id))
+            if (target := self._inlinable(node, stmt.loc, checked)) is None:
+                continue
+            if checked and any(isinstance(arg, ir.Name) and arg.id in self.caller_locals
+                               and arg.id not in bound
+                               for arg in (*node.args, *(kw.value for kw in node.keywords))):
+                # its parameter's copy could not be dropped (reading it may raise), and would
+                # hold the value past the moment the original's dies
+                _refused(node, "an argument may be unbound, behind a check at the call",
+                         stmt.loc)
+                continue
+            if not always:
+                _refused(node, "it may not run (behind and, or, if-else)", stmt.loc)
+                continue
             if any(isinstance(expr, (ir.Name, ir.Attribute)) for expr in loud):
                 _refused(node, "other work comes before it in its statement", stmt.loc)
                 continue
-            return node, target, list(reversed(loud))
+            return node, target, list(reversed(loud)), checked
         return None
 
     def _fresh(self, wanted: str) -> str:
@@ -381,9 +571,10 @@ class _Inliner:
         return name
 
     def _expand(self, call: ir.Call, target: _Target, stmt: ir.Stmt, env: TypeEnv,
-                ) -> tuple[list[ir.Stmt], ir.Expr, list[ir.Stmt]] | None:
+                checked: bool) -> tuple[list[ir.Stmt], ir.Expr, list[ir.Stmt]] | None:
         """The statements that replace `call`, the expression its value is then, and the
-        releases to put after `stmt` (whose types are `env`)."""
+        releases to put after `stmt` (whose types are `env`). The callee is relied on by a
+        check on entry, or if `checked`, by one at the call (see `_checked`)."""
         callee, callee_ir, loc = target.callee, target.callee_ir, stmt.loc
         try:
             binding = inspect.signature(callee).bind(*range(len(target.arguments)),
@@ -422,12 +613,88 @@ class _Inliner:
             after = []  # the function ends there
         elif after and not isinstance(stmt, _RELEASED_AFTER):
             return _refused(call, "its result may have a finalizer, to run after this statement", loc)
+        code = callee.__code__
+        parameters = {names[name] for name in code.co_varnames[:code.co_argcount
+                                                               + code.co_kwonlyargcount]
+                      if name in names}
+        if checked and isinstance(result, ir.Name) and result.id in parameters:
+            # `d = e` would be a copy, which may be dropped as dead while the original's
+            # result lives on (see docs/semantics.md, Finalizers)
+            return _refused(call, "it returns its argument, behind a check at the call", loc)
         self.size += body_size(body)
+        if checked:  # (said by the caller, which may still refuse it)
+            return statements + list(body), result, [release(name, loc) for name in after]
         if isinstance(call.func, ir.Name):  # (an object's callee is watched by object facts)
             self.assumed.append(ir.Assumption(prefix, target.value, f"inlined {prefix}"))
         self.assumed += target.assumptions
         notes.changed(f"inline {prefix}", loc)
         return statements + list(body), result, [release(name, loc) for name in after]
+
+
+def _fallback_calls(function: ir.Function) -> set[int]:
+    """The calls (by id) that checks at the call made earlier fall back to: `add(...)` in
+    `... if add is add_2 else add(...)` and in the `else` of `if add is add_2:`."""
+    found: set[int] = set()
+    for stmt in walk_statements(function.body):
+        if isinstance(stmt, ir.If) and (fallback := _fallback(stmt)) is not None:
+            found.add(id(fallback))
+        for expr in statement_expressions(stmt):
+            for node in walk_expr(expr):
+                if isinstance(node, ir.IfExp) and _falls_back(node.test, node.orelse):
+                    found.add(id(node.orelse))
+    return found
+
+
+def fallback_size(body: tuple[ir.Stmt, ...]) -> int:
+    """The IR nodes of `body` that are calls as written behind checks at calls (the `else`
+    of `if add is add_2:`, the `add(c, d)` of `... if add is add_2 else add(c, d)`), which
+    go wherever the code is clean again."""
+    total = 0
+    for stmt in walk_statements(body):
+        if isinstance(stmt, ir.If) and _fallback(stmt) is not None:
+            total += body_size(stmt.orelse)
+        for expr in statement_expressions(stmt):
+            total += sum(sum(1 for _ in walk_expr(node.orelse)) for node in walk_expr(expr)
+                         if isinstance(node, ir.IfExp) and _falls_back(node.test, node.orelse))
+    return total
+
+
+def _fallback(stmt: ir.If) -> ir.Expr | None:
+    """The call a check at a call falls back to (`if add is add_2: ... else: r = add(...)`,
+    or any statement that is all that call: `else: t += add(...)`), or None."""
+    if len(stmt.orelse) == 1 and isinstance(stmt.orelse[0], _WHOLE) \
+            and (call := header_expression(stmt.orelse[0])) is not None \
+            and _falls_back(stmt.test, call):
+        return call
+    return None
+
+
+def _is_check(stmt: ir.If) -> bool:
+    """Whether `stmt` is a check at a call inlined from a function bound here."""
+    return isinstance(stmt.test, ir.Compare) and isinstance(stmt.test.operands[-1], ir.Const) \
+        and _fallback(stmt) is not None
+
+
+def _falls_back(test: ir.Expr, call: ir.Expr) -> bool:
+    """Whether `call` calls the name `test` checks (`add is add_2`; in generated code compiled
+    again, `add_2` is a name too)."""
+    return isinstance(test, ir.Compare) and test.ops == ("is",) \
+        and isinstance(test.operands[0], ir.Name) \
+        and isinstance(test.operands[1], (ir.Const, ir.Name)) \
+        and isinstance(call, ir.Call) and call.func == test.operands[0]
+
+
+def _quiet_arguments(statements: list[ir.Stmt], bound: frozenset[str]) -> dict[str, ir.Expr] | None:
+    """If `statements` only bind the callee's parameters to quiet arguments (constants and
+    bound locals: read anywhere, any number of times, alike), each parameter's argument."""
+    arguments: dict[str, ir.Expr] = {}
+    for stmt in statements:
+        match stmt:
+            case ir.Assign((ir.Name(name),), value) if is_quiet(value, bound):
+                arguments[name] = value
+            case _:
+                return None
+    return arguments
 
 
 def _callee_label(call: ir.Call) -> str:
@@ -580,7 +847,8 @@ def inline_calls(function: ir.Function) -> ir.Function:
     if function.namespace is None:
         return function
     inliner = _Inliner(function)
-    result = rewrite_clean_statements(function, inliner.statement, inliner.assumed)
+    result = rewrite_clean_statements(function, inliner.statement, inliner.assumed,
+                                      inliner.effects)
     if result is function:
         return function
     # the callees' locals are locals of this function now (see ir.Function.locals), and the

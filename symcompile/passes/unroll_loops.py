@@ -37,6 +37,7 @@ from ..analysis import MAX_FUNCTION_SIZE, body_size, may_leave_block, size, writ
 from ..codegen import expression_text
 from ..effects import rewrite_clean_statements
 from ..rewrite import copy_statements
+from .inline_calls import fallback_size
 
 MAX_TURNS = 8
 MAX_UNROLLED_NODES = 400
@@ -106,6 +107,14 @@ class _Unroller:
                 return list(numbers)
         return None
 
+    def _unchanging(self, iterable: ir.Expr) -> bool:
+        """`range(...)` of constants and globals nothing can rebind (`ir.Namespace.frozen`)."""
+        namespace = self.function.namespace
+        return namespace is not None and isinstance(iterable, ir.Call) \
+            and isinstance(iterable.func, ir.Name) and namespace.unchanging(iterable.func.id) \
+            and all(isinstance(arg, ir.Const) or isinstance(arg, ir.Name)
+                    and namespace.unchanging(arg.id) for arg in iterable.args)
+
     def _integer(self, expr: ir.Expr) -> tuple[int, ir.Assumption | None] | None:
         """An int constant, or a global holding one (and the assumption reading it takes)."""
         if isinstance(expr, ir.Const) and type(expr.value) is int:
@@ -124,8 +133,9 @@ class _Unroller:
             if _short(stmt.iter):
                 _refused(stmt, "it may break or continue")
             return stmt
-        # `range` may have been rebound, a list changed
-        if dirty and not (isinstance(stmt.iter, ir.Const) and type(stmt.iter.value) is not list):
+        # `range` may have been rebound, a list changed (unless nothing can change them)
+        if dirty and not (isinstance(stmt.iter, ir.Const) and type(stmt.iter.value) is not list) \
+                and not self._unchanging(stmt.iter):
             if _short(stmt.iter):
                 _refused(stmt, "calls code the compiler cannot see before it")
             return stmt
@@ -135,8 +145,10 @@ class _Unroller:
         if len(values) > MAX_TURNS:
             _refused(stmt, f"{len(values)} turns (at most {MAX_TURNS})")
             return stmt
-        if body_size(stmt.body) * len(values) > MAX_UNROLLED_NODES:
-            _refused(stmt, f"{len(values)} turns of {body_size(stmt.body)} IR nodes "
+        # (a check at a call's fallback goes where a copy is clean: it is not counted)
+        turn_size = body_size(stmt.body) - fallback_size(stmt.body)
+        if turn_size * len(values) > MAX_UNROLLED_NODES:
+            _refused(stmt, f"{len(values)} turns of {turn_size} IR nodes "
                            f"(at most {MAX_UNROLLED_NODES} in all)")
             return stmt
         notes.changed(f"unroll {_loop_text(stmt)}", stmt.loc)

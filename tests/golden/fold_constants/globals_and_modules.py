@@ -20,5 +20,5 @@ def f(x, n):
     if False:
         print('scaling', x)
     for i in range(n):
-        x = min(x + i, 10)
-    return x * 4.0 + OFFSET + 3.141592653589793 + 3 + 2
+        x = min(x + i, LIMIT)
+    return x * (SCALE * 2) + OFFSET + 3.141592653589793 + abs(-3) + 2

@@ -34,7 +34,9 @@ def f(n, x, flag):
 def f(n, x, flag):
     a = fact(n)
     b = flag and double(x)
-    c = x * 2 + double(x)
-    unknown()
-    d = double(x)
+    t = x * 2
+    c = t + (2 * x if double is double_2 else double(x))
+    t = None
+    None if unknown is unknown_2 else unknown()
+    d = 2 * x if double is double_2 else double(x)
     return a, b, c, d, gen(x), total(x), safe(x)

@@ -14,14 +14,17 @@ def f(x, y, xs):
     _hypot_a = x
     _hypot_b = y
     t = math.sqrt(_hypot_a * _hypot_a + _hypot_b * _hypot_b)
-    _index_above_xs = xs
-    _index_above_t = x
-    _index_above_returned = False
-    for _index_above_i in range(len(_index_above_xs)):
-        if _index_above_xs[_index_above_i] > _index_above_t:
-            _index_above_result = _index_above_i
-            _index_above_returned = True
-            break
-    if not _index_above_returned:
-        _index_above_result = -1
+    if _index_above is index_above:
+        _index_above_xs = xs
+        _index_above_t = x
+        _index_above_returned = False
+        for _index_above_i in range(len(_index_above_xs)):
+            if _index_above_xs[_index_above_i] > _index_above_t:
+                _index_above_result = _index_above_i
+                _index_above_returned = True
+                break
+        if not _index_above_returned:
+            _index_above_result = -1
+    else:
+        _index_above_result = _index_above(xs, x)
     return t + _index_above_result

@@ -18,16 +18,7 @@ def f(x, y):
     add3_b = y
     add3_c = 0.5
     u = add3_a + add3_b + add3_c
-    add3_a_2 = x
-    add3_b_2 = 1
-    add3_c_2 = 2
-    v = add3_a_2 + add3_b_2 + add3_c_2
-    add3_a_3 = 1.0
-    add3_b_3 = 2.0
-    add3_c_3 = 0.5
-    w = add3_a_3 + add3_b_3 + add3_c_3
-    add3_a_4 = y
-    add3_b_4 = x
-    add3_c_4 = x
-    z = add3_a_4 + add3_b_4 + add3_c_4
+    v = x + 1 + 2 if add3 is add3_2 else add3(x, *(1, 2))
+    w = add3(*PAIR)
+    z = y + x + x if add3 is add3_2 else add3(*[y, x], c=x)
     return u, v, w, z

@@ -15,23 +15,31 @@ def count_above(xs, ts):
 def count_above(xs, ts):
     total = 0
     for t in ts:
-        index_of_returned = False
-        for index_of_i in range(len(xs)):
-            if xs[index_of_i] > t:
-                index_of_result = index_of_i
-                index_of_returned = True
-                break
-        if not index_of_returned:
-            index_of_result = -1
-        index_of_t_2 = -t
-        index_of_returned_2 = False
-        for index_of_i_2 in range(len(xs)):
-            if xs[index_of_i_2] > index_of_t_2:
-                index_of_result_2 = index_of_i_2
-                index_of_returned_2 = True
-                break
-        if not index_of_returned_2:
-            index_of_result_2 = -1
-        index_of_t_2 = None
+        if index_of is index_of_2:
+            index_of_returned = False
+            for index_of_i in range(len(xs)):
+                if xs[index_of_i] > t:
+                    index_of_result = index_of_i
+                    index_of_returned = True
+                    break
+            if not index_of_returned:
+                index_of_result = -1
+        else:
+            index_of_result = index_of(xs, t)
+        if index_of is index_of_2:
+            index_of_t_2 = -t
+            index_of_returned_2 = False
+            for index_of_i_2 in range(len(xs)):
+                if xs[index_of_i_2] > index_of_t_2:
+                    index_of_result_2 = index_of_i_2
+                    index_of_returned_2 = True
+                    break
+            if not index_of_returned_2:
+                index_of_result_2 = -1
+            index_of_t_2 = None
+        else:
+            index_of_result_2 = index_of(xs, -t)
         total += index_of_result + index_of_result_2
+        index_of_result = None
+        index_of_result_2 = None
     return total

@@ -16,9 +16,8 @@ def f(x):
     s = s + x * i
     i = 1
     s = s + x * i
-    c = 0.5
-    s = s * c
-    c = 1.5
-    s = s * c
-    s = -s
+    for c in (0.5, 1.5):
+        s = s * c
+    else:
+        s = -s
     return s
