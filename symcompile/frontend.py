@@ -307,10 +307,15 @@ def private_class_of(code: object) -> str | None:
     return private_class_name(code.co_qualname) if isinstance(code, types.CodeType) else None
 
 
+def is_private(name: str) -> bool:
+    """Whether Python mangles `name` in a class body: `__x`, not `__x__` nor a dotted name."""
+    return name.startswith("__") and not name.endswith("__") and "." not in name
+
+
 def mangled(name: str, private_class: str | None) -> str:
     """`name` as Python spells it in the code of class `private_class`: `__x` is `_C__x`
-    (not `__x__`, nor a dotted name; a class named only with underscores changes nothing)."""
-    if private_class is None or not name.startswith("__") or name.endswith("__") or "." in name:
+    (a class named only with underscores changes nothing)."""
+    if private_class is None or not is_private(name):
         return name
     stripped = private_class.lstrip("_")
     return f"_{stripped}{name}" if stripped else name

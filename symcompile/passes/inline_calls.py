@@ -821,12 +821,10 @@ def _array_refusal(callee: types.FunctionType, callee_ir: ir.Function) -> str:
 def _mentions_private_names(function: ir.Function) -> bool:
     """Whether the function's code (its private names mangled already, in a method) still
     uses a name Python would mangle in a class body (`__x`, not `__x__`)."""
-    def private(name: str) -> bool:
-        return frontend.mangled(name, "C") != name
     names = {node.id if isinstance(node, ir.Name) else node.attr
              for stmt in walk_statements(function.body) for expr in statement_expressions(stmt)
              for node in walk_expr(expr) if isinstance(node, (ir.Name, ir.Attribute))}
-    return any(map(private, names | set(parameter_names(function))))
+    return any(map(frontend.is_private, names | set(parameter_names(function))))
 
 
 def _reads_only_bound_locals(function: ir.Function) -> bool:
