@@ -23,8 +23,6 @@ import statistics
 import traceback
 from collections.abc import Callable
 
-from symcompile.examples.fancy import fancy_func
-
 from benchmarks.timing import (
     BenchConfig,
     format_table,
@@ -33,6 +31,7 @@ from benchmarks.timing import (
     print_header,
     summarize,
 )
+from symcompile.examples.fancy import fancy_func
 
 NAME = "calls"
 DESCRIPTION = "call overhead of fancy_func: imperative vs compiled vs generated vs hand-written"

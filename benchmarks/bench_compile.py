@@ -11,7 +11,7 @@ of 10 to 1,000 statements in four shapes (issue 12):
 
 and the differential test corpus (tests/corpus.py) as a whole. Each function is compiled fresh
 (a new ``symbolic`` wrapper, its first call), with ``comments=True``, and explained
-(``symcompile.explain``, which compiles too); the report gives seconds per function, micro-
+(``symcompile.tools.explain``, which compiles too); the report gives seconds per function, micro-
 seconds per IR node of the front end's IR, and, per shape, the growth exponent: the slope of
 log(time) against log(nodes), fitted by least squares. Every compiled function's result is
 checked against the original's by the differential oracle.
@@ -146,7 +146,8 @@ class Timing:
 
 def ir_nodes(func: types.FunctionType) -> int:
     """The size of the front end's IR of `func` (see `analysis.size`)."""
-    from symcompile import analysis, frontend
+    from symcompile.frontend import build as frontend
+    from symcompile.ir import names as analysis
     function = frontend.build_function(frontend.read_function_source(func),
                                        frontend.namespace_of(func))
     return analysis.size(function)
@@ -182,7 +183,7 @@ def time_function(label: str, func: types.FunctionType, args: tuple[object, ...]
 def check(func: types.FunctionType, args: tuple[object, ...]) -> None:
     """Raise AssertionError if the compiled `func` differs from the original on `args`."""
     import symcompile as sc
-    from symcompile.oracle import assert_equivalent
+    from symcompile.runtime.oracle import assert_equivalent
     assert_equivalent(func, sc.symbolic(func), args)
 
 

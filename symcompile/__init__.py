@@ -15,12 +15,19 @@ Python. `f.source` shows what runs.
     print(sc.explain(fancy_func, 1, 2, 3, 4))   # every change, pass by pass
 """
 
-from .api import cache_info, clear_cache, compiled_function, disable, source, symbolic
-from .cache import CacheInfo
-from .check import CheckError
 from .errors import SymbolicError
-from .explain import Explanation, explain
-from .modules import optimize_source
+from .runtime.api import (
+           cache_info,
+           clear_cache,
+           compiled_function,
+           disable,
+           source,
+           symbolic,
+)
+from .runtime.cache import CacheInfo
+from .runtime.check import CheckError
+from .tools.explain import Explanation, explain
+from .tools.modules import optimize_source
 
 __all__ = ["CacheInfo", "CheckError", "Explanation", "SymbolicError", "cache_info", "clear_cache",
            "compiled_function", "disable", "explain", "optimize_source", "source", "symbolic"]

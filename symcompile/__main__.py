@@ -1,7 +1,7 @@
-"""`python -m symcompile`: the command line (see symcompile.cli)."""
+"""`python -m symcompile`: the command line (see symcompile.tools.cli)."""
 
 import sys
 
-from .cli import main
+from .tools.cli import main
 
 sys.exit(main())

@@ -14,7 +14,8 @@ from typing import Callable, Iterator
 
 import pytest
 
-from symcompile import ir, pipeline
+from symcompile import ir
+from symcompile.passes import pipeline
 from tests.source_module import import_source
 
 _module_numbers = itertools.count()

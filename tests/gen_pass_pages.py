@@ -1,7 +1,7 @@
 """Generate the documentation pages of the passes, `docs/passes/*.md`, from the code.
 
 A pass's page is its module docstring (the prose and the example), its place in
-`symcompile.pipeline.PASSES` with the reason written next to it there, and its golden files
+`symcompile.passes.pipeline.PASSES` with the reason written next to it there, and its golden files
 (`tests/golden/<pass>/*.py`), each shown as code before and after the pass with its comment as
 the text. `docs/passes/index.md` lists the pipeline and shows the golden files of the whole
 pipeline (`tests/golden/pipeline/`).
@@ -22,7 +22,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from symcompile import pipeline
+from symcompile.passes import pipeline
 from tests import golden
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -188,7 +188,7 @@ def index_page(reasons: dict[str, str]) -> str:
     rows = "".join(f"| {number} | [{p.__name__}]({p.__name__}.md) | {sentence(reasons[p.__name__])} |\n"
                    for number, p in enumerate(pipeline.PASSES, start=1))
     return "".join([
-        header("`symcompile/pipeline.py`", "`tests/golden/pipeline/`"),
+        header("`symcompile/passes/pipeline.py`", "`tests/golden/pipeline/`"),
         f"# The pipeline\n\n{INDEX_INTRO}\n\n",
         "| # | pass | why it stands there |\n|---|---|---|\n", rows, "\n",
         lesson_sections("pipeline", "the whole pipeline"),

@@ -12,7 +12,7 @@ A golden file holds a function, a marker line naming what ran over it, and the e
 The `before` half runs as a module, so it may define helpers (to be inlined) and globals; the
 function compiled is the one the expected half defines. Files live in `tests/golden/<group>/`,
 where the group names a pass in
-`symcompile.pipeline` (`fold_constants`), or is `pipeline` for the whole default pipeline. The
+`symcompile.passes.pipeline` (`fold_constants`), or is `pipeline` for the whole default pipeline. The
 expected half is compared as a Python tree, so layout-only differences between renderers (astor
 or `ast.unparse`) do not matter. Run pytest with `--update-golden` (or set
 SYMCOMPILE_UPDATE_GOLDEN=1) to rewrite the expected halves from what the compiler does now;
@@ -36,7 +36,9 @@ from pathlib import Path
 
 import numpy as np
 
-from symcompile import codegen, ir, pipeline
+from symcompile import ir
+from symcompile.backend import codegen
+from symcompile.passes import pipeline
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 MARKER = "# --- after "

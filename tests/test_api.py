@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 
 import symcompile as sc
-from symcompile import ir, pipeline
+from symcompile import ir
+from symcompile.passes import pipeline
 
 SCALE = 2.0
 
@@ -512,7 +513,7 @@ def test_internal_errors_become_symbolic_errors(monkeypatch: pytest.MonkeyPatch)
     def broken(function: ir.Function, *args: object, **kwargs: object) -> object:
         raise KeyError("boom")
 
-    monkeypatch.setattr("symcompile.codegen.render_function", broken)
+    monkeypatch.setattr("symcompile.backend.codegen.render_function", broken)
 
     @sc.symbolic
     def f(x):
@@ -558,7 +559,7 @@ def test_after_the_closure_grew_disable_and_recompile_still_work(compile_counter
 
 
 def test_without_closure_growth_the_call_is_forwarded(monkeypatch: pytest.MonkeyPatch):
-    from symcompile import loader
+    from symcompile.backend import loader
 
     monkeypatch.setattr(loader, "_set_closure", None)
 

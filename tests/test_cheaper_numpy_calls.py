@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import symcompile as sc
-from symcompile.oracle import same_value
+from symcompile.runtime.oracle import same_value
 
 
 class Layer:

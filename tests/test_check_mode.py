@@ -8,8 +8,9 @@ import dataclasses
 import pytest
 
 import symcompile as sc
-from symcompile import ir, pipeline
-from symcompile.rewrite import map_statement_expressions, map_statements
+from symcompile import ir
+from symcompile.ir.rewrite import map_statement_expressions, map_statements
+from symcompile.passes import pipeline
 
 
 def drop_plus_zero(function: ir.Function) -> ir.Function:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from symcompile import cli, modules
+from symcompile.tools import cli, modules
 from tests.test_optimize_source import SEED, SEED_OPTIMIZED
 
 

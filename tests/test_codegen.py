@@ -9,8 +9,10 @@ import warnings
 import numpy as np
 import pytest
 
-from symcompile import codegen, frontend, ir
-from symcompile.verify import IRError
+from symcompile import ir
+from symcompile.backend import codegen
+from symcompile.frontend import build as frontend
+from symcompile.ir.verify import IRError
 
 EXACT_LITERALS = [
     0, 1, -1, 2**100, -(2**100), 0.0, -0.0, 1.5, -1.5, 1e308, -1e-308, 5e-324, math.inf,

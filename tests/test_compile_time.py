@@ -18,9 +18,10 @@ import pytest
 
 import symcompile as sc
 from benchmarks import bench_compile
-from symcompile import analysis, api
-from symcompile.rewrite import statement_expressions
-from symcompile.oracle import assert_equivalent
+from symcompile.ir import names as analysis
+from symcompile.ir.rewrite import statement_expressions
+from symcompile.runtime import api
+from symcompile.runtime.oracle import assert_equivalent
 
 Loader = Callable[[str], types.ModuleType]
 

@@ -3,7 +3,7 @@
 
 Every test compares the compiled object with the object itself (`obj(x)`, or a twin built the
 same way where a call changes the object's state), bit for bit: same type, dtype, shape and
-bits (`symcompile.oracle.explain_difference`), or the same exception type. The oracle's
+bits (`symcompile.runtime.oracle.explain_difference`), or the same exception type. The oracle's
 `assert_equivalent` deep-copies its arguments, which would compile a copy of the object, so it
 is not used here.
 
@@ -25,8 +25,8 @@ import numpy as np
 import pytest
 
 import symcompile as sc
-from symcompile import pipeline
-from symcompile.oracle import explain_difference
+from symcompile.passes import pipeline
+from symcompile.runtime.oracle import explain_difference
 
 # ------------------------------------------------------------------ the student's MLP
 

@@ -4,7 +4,7 @@
   strategy, deterministically, without touching the caller's inputs, and
   (unless it raises by design) returns normally on some input;
 * differential: for every entry ``f``, ``sc.symbolic(f)`` is observably
-  identical to ``f`` on hypothesis inputs (see ``symcompile/oracle.py``);
+  identical to ``f`` on hypothesis inputs (see ``symcompile/runtime/oracle.py``);
 * mutants: the same harness rejects deliberately wrong "compiled" versions
   of some entries, so a passing differential test means something.
 
@@ -28,9 +28,16 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 
+from symcompile.runtime.oracle import assert_equivalent, explain_difference
 from tests import corpus
-from tests.corpus import ALWAYS_RAISES, CORPUS, CORPUS_BY_NAME, CORPUS_NAMES, arguments, corners
-from symcompile.oracle import assert_equivalent, explain_difference
+from tests.corpus import (
+    ALWAYS_RAISES,
+    CORPUS,
+    CORPUS_BY_NAME,
+    CORPUS_NAMES,
+    arguments,
+    corners,
+)
 from tests.strategies import Call
 
 _HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]

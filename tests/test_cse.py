@@ -1,4 +1,4 @@
-"""eliminate_common_subexpressions under the differential oracle (`symcompile/oracle.py`).
+"""eliminate_common_subexpressions under the differential oracle (`symcompile/runtime/oracle.py`).
 
 The functions below are compiled by the pass alone and by the default pipeline, and run on
 their parameters' conventional inputs (`tests/strategies.py`: floats with NaN, -0.0, inf and
@@ -24,9 +24,12 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 
 import symcompile as sc
-from symcompile import ir, pipeline
-from symcompile.passes.eliminate_common_subexpressions import eliminate_common_subexpressions
-from symcompile.oracle import assert_equivalent
+from symcompile import ir
+from symcompile.passes import pipeline
+from symcompile.passes.eliminate_common_subexpressions import (
+    eliminate_common_subexpressions,
+)
+from symcompile.runtime.oracle import assert_equivalent
 from tests.strategies import Call, arguments_for, corner_calls
 
 SETTINGS = settings(max_examples=40, deadline=None, derandomize=True, database=None,

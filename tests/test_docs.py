@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from symcompile import pipeline
+from symcompile.passes import pipeline
 from tests import gen_pass_pages
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -141,7 +141,7 @@ def test_the_nav_lists_every_pass_page_in_pipeline_order() -> None:
     listed = re.findall(r"passes/(\w+)\.md", config)
     assert listed == ["index", *(run_pass.__name__ for run_pass in pipeline.PASSES)], (
         "mkdocs.yml: the Passes section must list passes/index.md and then every pass of "
-        "symcompile.pipeline.PASSES, in order")
+        "symcompile.passes.pipeline.PASSES, in order")
 
 
 def test_mkdocs_builds_strictly(tmp_path: Path) -> None:

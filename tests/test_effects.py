@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 
 import symcompile as sc
-from symcompile import ir, pipeline
-from symcompile.effects import Effects
-from symcompile.rewrite import statement_expressions, walk_expr
+from symcompile import ir
+from symcompile.analysis.effects import Effects
+from symcompile.ir.rewrite import statement_expressions, walk_expr
+from symcompile.passes import pipeline
 
 MODULE = """
     import math

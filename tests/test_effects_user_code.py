@@ -1,7 +1,7 @@
 """Issue 16 #1: a global folded across code that can rebind it. Operators, subscripts,
 iteration, truth tests, attribute reads, builtins and NumPy or math functions run the
 operands' own methods, and stores into a module or a globals dict rebind globals: a global read
-after them keeps no compile-time value (`symcompile.effects`). Each case runs compiled and
+after them keeps no compile-time value (`symcompile.analysis.effects`). Each case runs compiled and
 original on an object whose method rebinds the global; a version for floats still folds."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 import symcompile as sc
-from symcompile.oracle import assert_equivalent
+from symcompile.runtime.oracle import assert_equivalent
 
 MODULE = """
     import math

@@ -4,16 +4,16 @@ in DOT."""
 
 from __future__ import annotations
 
+import ast
 import re
 from html.parser import HTMLParser
-import ast
 from pathlib import Path
 
 import pytest
 
 import symcompile as sc
-from symcompile.explain import explain
 from symcompile.examples import fancy
+from symcompile.tools.explain import explain
 
 EXPLAIN_DIR = Path(__file__).parent / "explain"
 

@@ -10,7 +10,8 @@ import textwrap
 import pytest
 
 import symcompile as sc
-from symcompile import frontend, ir
+from symcompile import ir
+from symcompile.frontend import build as frontend
 
 
 def sample(x, *, flag=False):

@@ -16,8 +16,12 @@ from typing import Callable
 import pytest
 
 import symcompile as sc
-from symcompile import frontend
-from symcompile.oracle import assert_equivalent, explain_observation_difference, observe
+from symcompile.frontend import build as frontend
+from symcompile.runtime.oracle import (
+    assert_equivalent,
+    explain_observation_difference,
+    observe,
+)
 
 MakeModule = Callable[[str], types.ModuleType]
 

@@ -18,7 +18,11 @@ import pytest
 
 import symcompile
 from symcompile.errors import SymbolicError
-from symcompile.oracle import assert_equivalent, explain_observation_difference, observe
+from symcompile.runtime.oracle import (
+    assert_equivalent,
+    explain_observation_difference,
+    observe,
+)
 
 MakeModule = Callable[[str], types.ModuleType]
 

@@ -10,11 +10,19 @@ from pathlib import Path
 
 import pytest
 
+from symcompile.errors import SymbolicError
+from symcompile.runtime.oracle import observe
 from tests.fuzz import KINDS
 from tests.fuzz.__main__ import parse
-from symcompile.errors import SymbolicError
-from symcompile.oracle import observe
-from tests.fuzz.core import INTERNAL, Case, Finding, generate, judge, reproduction, run_case
+from tests.fuzz.core import (
+    INTERNAL,
+    Case,
+    Finding,
+    generate,
+    judge,
+    reproduction,
+    run_case,
+)
 from tests.fuzz.minimize import shrink
 from tests.fuzz.runner import Worker
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from symcompile import api
+from symcompile.runtime import api
 
 MODULE = """
     import symcompile as sc

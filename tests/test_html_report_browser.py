@@ -22,9 +22,9 @@ from pathlib import Path
 import pytest
 
 from benchmarks import bench_loops
-from symcompile import dag
 from symcompile.examples import fancy
-from symcompile.explain import Explanation, explain
+from symcompile.tools import dag
+from symcompile.tools.explain import Explanation, explain
 
 try:
     from selenium import webdriver

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import symcompile as sc
-from symcompile.oracle import assert_equivalent
+from symcompile.runtime.oracle import assert_equivalent
 
 GEOMETRY = """
     import math

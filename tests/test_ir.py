@@ -8,8 +8,9 @@ import math
 import numpy as np
 import pytest
 
-from symcompile import frontend, ir
-from symcompile.verify import IRError, verify
+from symcompile import ir
+from symcompile.frontend import build as frontend
+from symcompile.ir.verify import IRError, verify
 
 A, B = ir.Name("a"), ir.Name("b")
 

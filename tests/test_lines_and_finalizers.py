@@ -20,7 +20,7 @@ import traceback
 import types
 import warnings
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
 
 import numpy as np
 import pytest
@@ -28,7 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import symcompile as sc
-from symcompile.oracle import assert_equivalent
+from symcompile.runtime.oracle import assert_equivalent
 from tests.corpus import CORPUS_BY_NAME, CORPUS_NAMES, corners
 
 # ------------------------------------------------------------------ lines and warnings
@@ -173,7 +173,7 @@ def test_always_explainable_traceback_shows_the_users_line_without_carets(make_m
     assert (frame.filename, frame.lineno, frame.name) == (module.__file__, 7, "f")
     assert frame.line == "return w / y"
     text = "".join(traceback.format_exception(info.value))
-    assert text.endswith(f'line 7, in f\n    return w / y\nZeroDivisionError: division by zero\n')
+    assert text.endswith('line 7, in f\n    return w / y\nZeroDivisionError: division by zero\n')
 
 
 def test_always_explainable_inlined_code_runs_at_the_call_line(make_module):

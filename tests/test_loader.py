@@ -7,7 +7,7 @@ import linecache
 
 import pytest
 
-from symcompile import loader
+from symcompile.backend import loader
 
 
 @pytest.mark.parametrize("qualname, expected", [

@@ -18,8 +18,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from symcompile import codegen, ir, pipeline
-from symcompile.notes import Note
+from symcompile import ir
+from symcompile.backend import codegen
+from symcompile.passes import pipeline
+from symcompile.passes.notes import Note
 from tests import golden
 from tests.corpus import CORPUS_BY_NAME
 

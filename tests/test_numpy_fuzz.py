@@ -35,7 +35,7 @@ inputs of that kind (other values: NaN, inf, -0.0, huge; aliased arguments ``f(a
 ``f(a, a[::-1])``), then with one or two inputs of other kinds (all new, or one argument of
 another dtype or shape or a Python number: the entry checks must catch it; sometimes more than
 ``MAX_TYPE_MISSES`` of them, which installs the version for any types), then the first kind
-again. Every call is compared by the differential oracle (``symcompile.oracle``). A deep copy
+again. Every call is compared by the differential oracle (``symcompile.runtime.oracle``). A deep copy
 of a view is no view, so non-contiguous and aliased arguments are made inside the observed call,
 from base arrays (see `Layout`).
 
@@ -75,8 +75,8 @@ import numpy as np
 import pytest
 
 import symcompile as sc
-from symcompile.api import MAX_TYPE_MISSES
-from symcompile.oracle import assert_equivalent, observe
+from symcompile.runtime.api import MAX_TYPE_MISSES
+from symcompile.runtime.oracle import assert_equivalent, observe
 from tests.source_module import import_source
 
 # ---------------------------------------------------------------------------------------------

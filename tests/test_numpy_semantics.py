@@ -4,7 +4,7 @@ original on arrays, scalars and everything in between.
 The kernels below are written the way a student writes NumPy (module level, plain
 functions). Every test compiles a kernel afresh with ``sc.symbolic(kernel)`` (no cache shared
 between tests) and compares each call of the compiled function with the original through the
-differential oracle (``symcompile.oracle``): values by bits, dtypes, shapes, exceptions,
+differential oracle (``symcompile.runtime.oracle``): values by bits, dtypes, shapes, exceptions,
 warnings (which the oracle records itself), mutation of the arguments, aliasing and memory
 shared between the result and the arguments.
 
@@ -47,8 +47,8 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import symcompile as sc
-from symcompile.api import MAX_TYPE_MISSES
-from symcompile.oracle import (
+from symcompile.runtime.api import MAX_TYPE_MISSES
+from symcompile.runtime.oracle import (
     Observation,
     explain_difference,
     explain_observation_difference,

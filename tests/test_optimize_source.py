@@ -15,7 +15,7 @@ import textwrap
 import pytest
 
 import symcompile as sc
-from symcompile import modules
+from symcompile.tools import modules
 
 SEED = textwrap.dedent("""\
     def add(a, b):

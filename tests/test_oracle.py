@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from symcompile.oracle import (
+from symcompile.runtime.oracle import (
     assert_equivalent,
     explain_difference,
     explain_observation_difference,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from symcompile import pipeline
+from symcompile.passes import pipeline
 from tests import golden
 
 

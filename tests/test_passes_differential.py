@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 import symcompile as sc
-from symcompile import pipeline
+from symcompile.passes import pipeline
 from tests.corpus import CORPUS_BY_NAME, CORPUS_NAMES
 from tests.test_corpus import check_differential
 

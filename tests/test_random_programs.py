@@ -3,8 +3,8 @@
 `tests/program_generator.py` writes small numeric modules (helpers, globals, loops, prints,
 NaN / -0.0 / inf / huge-int constants, NumPy in some).  For each one:
 
-* the default pipeline, and every pass of `symcompile.pipeline.PASSES` on its own, must give a
-  `main` observably identical to the original (`symcompile/oracle.py`) on several argument tuples,
+* the default pipeline, and every pass of `symcompile.passes.pipeline.PASSES` on its own, must give a
+  `main` observably identical to the original (`symcompile/runtime/oracle.py`) on several argument tuples,
   and compiling must not fail;
 * optimizing is idempotent: compiling the optimized `main` again (in a module with the same
   helpers and globals) gives the same source text, and that text run as plain Python behaves
@@ -39,8 +39,8 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import symcompile
-from symcompile import pipeline
-from symcompile.oracle import assert_equivalent, observe
+from symcompile.passes import pipeline
+from symcompile.runtime.oracle import assert_equivalent, observe
 from tests.program_generator import Program, main_arguments, programs
 from tests.source_module import import_source
 

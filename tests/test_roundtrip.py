@@ -7,8 +7,10 @@ import types
 
 import pytest
 
-from symcompile import codegen, frontend, pipeline
-from symcompile.verify import verify
+from symcompile.backend import codegen
+from symcompile.frontend import build as frontend
+from symcompile.ir.verify import verify
+from symcompile.passes import pipeline
 from tests.corpus import CORPUS
 
 

@@ -17,8 +17,10 @@ import numpy as np
 import pytest
 
 import symcompile as sc
-from symcompile import api, cache, ir, pipeline
-from symcompile.oracle import assert_equivalent
+from symcompile import ir
+from symcompile.passes import pipeline
+from symcompile.runtime import api, cache
+from symcompile.runtime.oracle import assert_equivalent
 
 TIMEOUT = 60.0
 MakeModule = Callable[[str], types.ModuleType]

@@ -1,5 +1,5 @@
 """simplify_algebra, speculate_loop_types and the versions specialized on argument types, under
-the differential oracle (`symcompile/oracle.py`).
+the differential oracle (`symcompile/runtime/oracle.py`).
 
 Every rule of `simplify_algebra.RULES` has a function below in which it fires (`CASES`, keyed by
 the rule's identity, so a new rule without a case fails `test_every_rule_has_a_case`). Each is
@@ -36,11 +36,12 @@ from hypothesis import strategies as st
 
 import symcompile as sc
 from benchmarks import bench_loops
-from symcompile import api, ir
+from symcompile import ir
+from symcompile.analysis.value_types import TypeEnv
 from symcompile.passes import simplify_algebra as simplify_module
 from symcompile.passes.simplify_algebra import RULES, Rule
-from symcompile.value_types import TypeEnv
-from symcompile.oracle import assert_equivalent, same_value
+from symcompile.runtime import api
+from symcompile.runtime.oracle import assert_equivalent, same_value
 from tests.strategies import complexes, float_arrays, floats, ints
 
 SETTINGS = settings(max_examples=50, deadline=None, derandomize=True, database=None,

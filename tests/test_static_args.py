@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import symcompile as sc
-from symcompile import pipeline
+from symcompile.passes import pipeline
 
 
 @sc.symbolic(static_argnames=("n",))

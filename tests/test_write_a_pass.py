@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import pytest
 
-from symcompile import pipeline
-from tests.corpus import CORPUS_BY_NAME, CORPUS_NAMES
+from symcompile.passes import pipeline
 from tests import test_passes_differential as differential
+from tests.corpus import CORPUS_BY_NAME, CORPUS_NAMES
 from tests.test_docs import DOCS, run_page
 
 PAGE = DOCS / "write-a-pass.md"

@@ -47,23 +47,23 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable
 
-from .. import ir, notes
-from ..analysis import (
+from .. import ir
+from ..analysis.value_types import TypeEnv, Typer, type_assumptions, types_before
+from ..backend.codegen import expression_text
+from ..ir.names import (
+    ValueNumbers,
     all_names,
-    fresh_name,
     assigned_names,
     bound_after,
     evaluation_order,
+    fresh_name,
     introspects,
     is_quiet,
     local_names,
     parameter_names,
     untracked_names,
-    ValueNumbers,
 )
-from ..codegen import expression_text
-from ..value_types import Typer, TypeEnv, type_assumptions, types_before
-from ..rewrite import (
+from ..ir.rewrite import (
     expr_children,
     header_expression,
     map_expr,
@@ -74,6 +74,7 @@ from ..rewrite import (
     with_bodies,
     with_header,
 )
+from . import notes
 
 # comparisons whose result depends on which object an operand is, not only on its value
 _IDENTITY_COMPARISONS = frozenset({"is", "isnot"})

@@ -29,11 +29,18 @@ Example::
 
 from __future__ import annotations
 
-from .. import ir, notes
-from ..analysis import bound_on_entry, introspects, is_quiet, live_after, untracked_names
-from ..codegen import expression_text
-from ..finalizers import held_before
-from ..rewrite import map_statements, nested_bodies, with_bodies
+from .. import ir
+from ..analysis.finalizers import held_before
+from ..backend.codegen import expression_text
+from ..ir.names import (
+    bound_on_entry,
+    introspects,
+    is_quiet,
+    live_after,
+    untracked_names,
+)
+from ..ir.rewrite import map_statements, nested_bodies, with_bodies
+from . import notes
 
 
 def eliminate_dead_code(function: ir.Function) -> ir.Function:

@@ -51,8 +51,21 @@ import ast
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .. import ir, notes
-from ..analysis import (
+from .. import ir
+from ..analysis.arrays import (
+    array_operation,
+    exact_in_place,
+    may_reshape_arrays,
+    private_arrays,
+)
+from ..analysis.value_types import (
+    Known,
+    TypeEnv,
+    type_assumptions,
+    type_of,
+    types_before,
+)
+from ..ir.names import (
     all_names,
     assigned_names,
     bound_on_entry,
@@ -63,9 +76,8 @@ from ..analysis import (
     statement_reads,
     untracked_names,
 )
-from ..arrays import array_operation, exact_in_place, may_reshape_arrays, private_arrays
-from ..rewrite import nested_bodies, rename, unchanged_or_new, walk_expr, with_bodies
-from ..value_types import Known, TypeEnv, type_assumptions, type_of, types_before
+from ..ir.rewrite import nested_bodies, rename, unchanged_or_new, walk_expr, with_bodies
+from . import notes
 
 
 @dataclass

@@ -3,7 +3,7 @@
 Folding runs the real Python (or NumPy) operation, so the value is exactly what the program
 would compute. An evaluation that raises, warns, would build a value larger than CPython's own
 folder allows, or may cost more than a few milliseconds (priced before it runs, by
-symcompile.fold_budget) is left in the code to happen at run time. It also reads global constants
+symcompile.analysis.fold_budget) is left in the code to happen at run time. It also reads global constants
 (`SCALE = 2.0`, `DEBUG = False`) and constants of NumPy, math and cmath (`math.pi`); a
 global it reads becomes an assumption the generated code checks on every call.
 
@@ -28,15 +28,21 @@ from typing import Callable
 
 import numpy as np
 
-from .. import fold_budget, ir, notes, objects
-from ..analysis import written_names
-from ..attributes import static_attribute
-from ..codegen import expression_text
-from ..effects import TRUSTED_MODULES, Effects, rewrite_clean_statements
-from ..ops import OPS
-from ..rewrite import map_statement_expressions, walk_statements
-
-from ..fold_budget import MAX_INT_BITS, MAX_STR_LENGTH, MAX_TUPLE_LENGTH, MAX_TUPLE_SIZE
+from .. import ir
+from ..analysis import attributes, fold_budget, objects
+from ..analysis.attributes import static_attribute
+from ..analysis.effects import TRUSTED_MODULES, Effects, rewrite_clean_statements
+from ..analysis.fold_budget import (
+    MAX_INT_BITS,
+    MAX_STR_LENGTH,
+    MAX_TUPLE_LENGTH,
+    MAX_TUPLE_SIZE,
+)
+from ..backend.codegen import expression_text
+from ..ir.names import written_names
+from ..ir.ops import OPS
+from ..ir.rewrite import map_statement_expressions, walk_statements
+from . import notes
 
 # immutable values a folded result (and a folded global) may be
 _FOLDABLE_TYPES = (bool, int, float, complex, str, bytes, type(None), np.generic)
@@ -200,7 +206,7 @@ class _Folder:
             case ir.Op(op, args):
                 return self._evaluated(expr, OPS[op].evaluate, args)
             case ir.Compare((("is" | "isnot") as op,), (ir.Const(left), ir.Const(right))) \
-                    if objects.watchable(left) and objects.watchable(right):
+                    if attributes.watchable(left) and attributes.watchable(right):
                 # identity runs no code, whatever the objects (numbers are left alone: equal
                 # ones may or may not be one object at run time)
                 return ir.Const((left is right) == (op == "is"))
@@ -235,7 +241,7 @@ class _Folder:
                     return self.folded(ir.Const(found[0][0]), found[1])
             case ir.Attribute(ir.Const(owner), attr) if self.function.resolve_objects \
                     and self.assumed is not None:
-                found, value = objects.instance_attribute(owner, attr)
+                found, value = attributes.instance_attribute(owner, attr)
                 if found:
                     return self.folded(ir.Const(value), [objects.attribute_fact(owner, attr, value)])
             case ir.Attribute(ir.Name(module_name), attr) if module_name not in self.written \

@@ -10,7 +10,7 @@ chain like `acc = acc * x; acc = acc + c`) back into one expression.
 
 A forwarded value dies at its use, not when its name is next rebound or the function returns,
 which moves its finalizer (`__del__`) if it has one. So an *owned* value (see
-`symcompile.finalizers`: the result of a call, or of an operator on values of unknown type) is
+`symcompile.analysis.finalizers`: the result of a call, or of an operator on values of unknown type) is
 forwarded only into the statement at whose end the name would release it: a `return`, a
 statement that rebinds the name, or one followed by quiet rebindings of it (`t = None`, which
 inline_calls writes where a callee's locals die). `t = Resource(); y = t.tag; print(y)` stays
@@ -31,8 +31,11 @@ Example::
 
 from __future__ import annotations
 
-from .. import ir, notes
-from ..analysis import (
+from .. import ir
+from ..analysis.finalizers import held_before, owned
+from ..analysis.value_types import types_before
+from ..backend.codegen import expression_text
+from ..ir.names import (
     MAX_EXPRESSION_SIZE,
     assigned_names,
     assignment_counts,
@@ -50,9 +53,7 @@ from ..analysis import (
     target_names,
     untracked_names,
 )
-from ..codegen import expression_text
-from ..finalizers import held_before, owned
-from ..rewrite import (
+from ..ir.rewrite import (
     header_expression,
     map_statements,
     nested_bodies,
@@ -63,7 +64,7 @@ from ..rewrite import (
     with_bodies,
     with_header,
 )
-from ..value_types import types_before
+from . import notes
 
 
 class _Forwarder:

@@ -29,11 +29,12 @@ from __future__ import annotations
 
 import types
 
-from .. import ir, notes
-from ..analysis import written_names
-from ..codegen import expression_text
-from ..effects import TRUSTED_MODULES
-from ..rewrite import map_statement_expressions, map_statements
+from .. import ir
+from ..analysis.effects import TRUSTED_MODULES
+from ..backend.codegen import expression_text
+from ..ir.names import written_names
+from ..ir.rewrite import map_statement_expressions, map_statements
+from . import notes
 
 
 def _trusted_module(value: object) -> bool:

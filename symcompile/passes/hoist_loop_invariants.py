@@ -36,10 +36,17 @@ Example::
 
 from __future__ import annotations
 
-from .. import ir, notes
-from ..analysis import all_names, assigned_names, fresh_name, untracked_names
-from ..codegen import expression_text
-from ..rewrite import (
+from .. import ir
+from ..analysis.value_types import (
+    Known,
+    TypeEnv,
+    type_assumptions,
+    type_of,
+    types_before,
+)
+from ..backend.codegen import expression_text
+from ..ir.names import all_names, assigned_names, fresh_name, untracked_names
+from ..ir.rewrite import (
     expr_children,
     map_statement_expressions,
     nested_bodies,
@@ -48,7 +55,7 @@ from ..rewrite import (
     walk_statements,
     with_bodies,
 )
-from ..value_types import Known, TypeEnv, type_assumptions, type_of, types_before
+from . import notes
 
 # operators that never raise on two ints (or bools), or on two floats
 _NEVER_RAISE = frozenset({"add", "sub", "mul", "eq", "ne", "lt", "le", "gt", "ge", "neg", "pos",

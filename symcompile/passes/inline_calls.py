@@ -3,9 +3,9 @@
 The callee's parameters become assignments of the arguments, in the order Python evaluates
 them; its locals are renamed after it (`add_a`); its `return`s become assignments of a result
 (or, for a single final `return`, the returned expression takes the call's place), in
-structured code: a `return` inside a loop sets a flag and breaks out (see `symcompile.returns`).
+structured code: a `return` inside a loop sets a flag and breaks out (see `symcompile.passes.returns`).
 The callee's locals die when it returns: a local that may own a value with a finalizer
-(`symcompile.finalizers`) is released (`add_t = None`) right after the body, and then the
+(`symcompile.analysis.finalizers`) is released (`add_t = None`) right after the body, and then the
 result is assigned to a name, released after the calling statement.
 A call is inlined only where nothing with an effect is evaluated before it in its statement.
 Where no code the compiler cannot see has run since the function was entered (see `effects`),
@@ -68,31 +68,33 @@ import dataclasses
 import inspect
 import types
 
-from .. import frontend, ir, notes, objects
-from ..analysis import (
+from .. import ir
+from ..analysis import attributes, objects
+from ..analysis.attributes import static_attribute
+from ..analysis.effects import TRUSTED_MODULES, Effects, rewrite_clean_statements
+from ..analysis.finalizers import callee_releases, owned, release
+from ..analysis.value_types import TypeEnv, types_before
+from ..backend.codegen import expression_text
+from ..errors import SymbolicError
+from ..frontend import build as frontend
+from ..ir.names import (
+    MAX_FUNCTION_SIZE,
     all_names,
     assigned_names,
     body_size,
     bound_after,
     bound_names,
     bound_on_entry,
-    fresh_name,
     evaluation_order,
+    fresh_name,
     is_quiet,
-    MAX_FUNCTION_SIZE,
     local_names,
     opaque_nodes,
     parameter_names,
     reads_in_statement,
     size,
 )
-from ..attributes import static_attribute
-from ..codegen import expression_text
-from ..effects import TRUSTED_MODULES, Effects, rewrite_clean_statements
-from ..errors import SymbolicError
-from ..finalizers import callee_releases, owned, release
-from ..returns import lower_returns
-from ..rewrite import (
+from ..ir.rewrite import (
     header_expression,
     map_expr,
     map_statement_expressions,
@@ -106,7 +108,8 @@ from ..rewrite import (
     with_bodies,
     with_header,
 )
-from ..value_types import TypeEnv, types_before
+from . import notes
+from .returns import lower_returns
 
 # the largest callee (in IR nodes) inlined
 CALLEE_BUDGET = 80
@@ -284,7 +287,7 @@ class _Inliner:
         if isinstance(func, ir.Const):
             return True, func.value
         owner, attr = func.value.value, func.attr  # type: ignore[attr-defined]
-        found, value = objects.instance_attribute(owner, attr)
+        found, value = attributes.instance_attribute(owner, attr)
         if found:
             facts.append(objects.attribute_fact(owner, attr, value))
         return found, value

@@ -36,12 +36,18 @@ from typing import TypeVar
 
 import numpy as np
 
-from .. import ir, notes
-from ..analysis import assigned_names, local_names, untracked_names
-from ..codegen import expression_text
-from ..rewrite import map_statement_expressions, unchanged_or_new, walk_statements, with_bodies
-from ..ops import OPS
-from ..value_types import type_of
+from .. import ir
+from ..analysis.value_types import type_of
+from ..backend.codegen import expression_text
+from ..ir.names import assigned_names, local_names, untracked_names
+from ..ir.ops import OPS
+from ..ir.rewrite import (
+    map_statement_expressions,
+    unchanged_or_new,
+    walk_statements,
+    with_bodies,
+)
+from . import notes
 from .fold_constants import is_foldable_value
 
 Env = dict[str, ir.Expr]

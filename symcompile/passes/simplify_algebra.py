@@ -24,10 +24,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Literal
 
-from .. import ir, notes
-from ..analysis import untracked_names
-from ..rewrite import map_statement_expressions
-from ..value_types import Known, TypeEnv, TypeFlow, argument_env, type_assumptions, type_of
+from .. import ir
+from ..analysis.value_types import (
+    Known,
+    TypeEnv,
+    TypeFlow,
+    argument_env,
+    type_assumptions,
+    type_of,
+)
+from ..ir.names import untracked_names
+from ..ir.rewrite import map_statement_expressions
+from . import notes
 
 RuleClass = Literal["type-conditional", "unsafe"]
 # what a rule gives: the new expression and the type facts it relied on

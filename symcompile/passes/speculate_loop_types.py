@@ -56,11 +56,12 @@ from __future__ import annotations
 
 import types
 
-from .. import ir, notes
-from ..analysis import body_size, local_names, untracked_names
-from ..codegen import expression_text
-from ..effects import Effects, plain_value, rewrite_clean_statements
-from ..rewrite import (
+from .. import ir
+from ..analysis.effects import Effects, plain_value, rewrite_clean_statements
+from ..analysis.value_types import Known, TypeFlow, types_before
+from ..backend.codegen import expression_text
+from ..ir.names import body_size, local_names, untracked_names
+from ..ir.rewrite import (
     copy_statements,
     map_statements,
     nested_bodies,
@@ -70,7 +71,7 @@ from ..rewrite import (
     walk_statements,
     with_bodies,
 )
-from ..value_types import Known, TypeFlow, types_before
+from . import notes
 from .simplify_algebra import Simplifier
 
 # the largest loop body (in IR nodes) given a second copy

@@ -32,11 +32,19 @@ from __future__ import annotations
 
 import builtins
 
-from .. import ir, notes, objects
-from ..analysis import MAX_FUNCTION_SIZE, body_size, may_leave_block, size, written_names
-from ..codegen import expression_text
-from ..effects import rewrite_clean_statements
-from ..rewrite import copy_statements
+from .. import ir
+from ..analysis import objects
+from ..analysis.effects import rewrite_clean_statements
+from ..backend.codegen import expression_text
+from ..ir.names import (
+    MAX_FUNCTION_SIZE,
+    body_size,
+    may_leave_block,
+    size,
+    written_names,
+)
+from ..ir.rewrite import copy_statements
+from . import notes
 from .inline_calls import fallback_size
 
 MAX_TURNS = 8

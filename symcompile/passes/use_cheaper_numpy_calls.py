@@ -40,10 +40,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import ir, notes
-from ..analysis import introspects, untracked_names
-from ..rewrite import map_statement_expressions
-from ..value_types import (
+from .. import ir
+from ..analysis.value_types import (
     ARRAY_UFUNCS,
     Known,
     TypeEnv,
@@ -53,6 +51,9 @@ from ..value_types import (
     type_assumptions,
     type_of,
 )
+from ..ir.names import introspects, untracked_names
+from ..ir.rewrite import map_statement_expressions
+from . import notes
 
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 

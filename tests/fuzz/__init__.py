@@ -3,7 +3,7 @@
 Outside the test suite's time budget, the campaign runs kinds of random cases, each kind in its
 own time slice, each case in a worker subprocess under a per-case timeout. Every call of a
 compiled function is compared with the original's by the differential oracle
-(`symcompile.oracle`); besides differences it counts internal errors ("internal error in
+(`symcompile.runtime.oracle`); besides differences it counts internal errors ("internal error in
 symcompile"), hangs (a case past its timeout while compiling or running compiled code) and
 crashes (the worker died, or the API raised where it may not). Each finding is minimized and
 written as a standalone reproduction (see `runner`).

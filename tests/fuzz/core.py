@@ -4,7 +4,7 @@ A case is a module's source text and a *script* of steps run against it:
 
 * ``("call", "ARGS, KWARGS")``: evaluate the text in the module's namespace (fresh objects for
   each side), call the original entry function and the compiled one on them, each under
-  `symcompile.oracle.observe`, from the same module state (the module's globals are put back
+  `symcompile.runtime.oracle.observe`, from the same module state (the module's globals are put back
   as they were before the compiled call), and compare the observations, exception messages
   and the module's globals after the call;
 * ``("exec", "STATEMENT")``: run a statement in the module's namespace (rebind a global, a
@@ -44,7 +44,7 @@ from typing import Any
 
 import symcompile
 from symcompile.errors import SymbolicError
-from symcompile.oracle import (
+from symcompile.runtime.oracle import (
     NAN_SIGN_DIFFERS,
     Observation,
     _nan_signs_vary,

@@ -245,7 +245,7 @@ class Writer:
         elif form == 2:
             self.emit(i, "(a, b), c = (b, a), c")
         else:
-            self.emit(i, f"a, b = b, a")
+            self.emit(i, "a, b = b, a")
         if form < 2:
             self.emit(i, f"L.append(len({rest}))")
 
@@ -292,7 +292,7 @@ class Writer:
 
     def s_call(self, i: int, d: int) -> None:
         r = self.r
-        self.emit(i, r.choice((f"a = helper(*L[:1])", f"b = helper(**{{'a': {self.leaf()}}})",
+        self.emit(i, r.choice(("a = helper(*L[:1])", f"b = helper(**{{'a': {self.leaf()}}})",
                                f"L.append({self.num()})", f"d[{self.leaf()}] = {self.leaf()}",
                                f"S.add({self.leaf()})")))
 

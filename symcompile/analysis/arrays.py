@@ -1,0 +1,102 @@
+"""Analyses of NumPy arrays, for the passes that compute into them (eliminate_temporaries).
+
+Which expressions are array operations that make a new array (`array_operation`), which of
+those NumPy computes into an operand with the same bits (`exact_in_place`), which locals hold
+arrays no one else can see (`private_arrays`), and whether a function may change an array's
+shape or dtype in place (`may_reshape_arrays`). The kinds of the arrays themselves come from
+`value_types`.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import Counter
+
+import numpy as np
+
+from .. import ir
+from ..ir.names import local_names, parameter_names, untracked_names
+from ..ir.rewrite import statement_expressions, walk_expr, walk_statements
+from .value_types import ARRAY_UFUNCS, COMPARISON_UFUNCS
+
+# ufuncs whose every NumPy loop gives the same bits for real dtypes, so that computing into an
+# operand (which may take another loop: SIMD or not, by overlap and length) cannot change a
+# result: IEEE's correctly rounded `+ - * / sqrt`, and exact ones. Not complex multiply (its
+# loops round differently), nor exp, log, sin... (their loops may differ in the last bit)
+EXACT_UFUNCS = frozenset({
+    np.add, np.subtract, np.multiply, np.true_divide, np.negative, np.positive, np.absolute,
+    np.sqrt, np.square, np.maximum, np.minimum, np.bitwise_and, np.bitwise_or,
+    np.bitwise_xor, np.invert, np.left_shift, np.right_shift,
+})
+EXACT_ON_INTEGERS = frozenset({np.floor_divide, np.remainder})
+
+# attributes whose store (or call: `a.resize(...)`) changes an array's shape or dtype in place
+_RESHAPING_ATTRIBUTES = frozenset({"shape", "dtype", "strides", "resize"})
+
+
+def array_operation(expr: ir.Expr) -> tuple[np.ufunc | None, tuple[ir.Expr, ...]] | None:
+    """The ufunc `expr` applies and its operands, if it is an operator or a ufunc call (for
+    `a @ b`, `where(c, a, b)` and a comparison, which make new arrays but are not computed into
+    one here, no ufunc)."""
+    match expr:
+        case ir.Op(op, args) if op in ARRAY_UFUNCS:
+            return ARRAY_UFUNCS[op], args
+        case ir.Op("matmul", args):
+            return None, args
+        case ir.Call(ir.Const(function), (_, _, _) as args, ()) if function is np.where:
+            return None, args
+        case ir.Compare((op,), args) if op in COMPARISON_UFUNCS:
+            return None, args  # a new array of bools
+        case ir.Call(ir.Const(np.ufunc() as ufunc), args, ()) if not any(
+                isinstance(arg, ir.Starred) for arg in args):
+            return ufunc, args
+    return None
+
+
+def private_arrays(function: ir.Function) -> set[str]:
+    """Locals whose arrays nothing else can see: every assignment is an operation's result
+    (or an in-place operator) and every read is an operand of an operation (a comparison
+    too)."""
+    mentioned: Counter[str] = Counter()
+    allowed: Counter[str] = Counter()  # as a whole target of those assignments, or an operand
+    for stmt in walk_statements(function.body):
+        match stmt:
+            case ir.Assign((ir.Name(name),), value) if array_operation(value) is not None:
+                allowed[name] += 1
+            case ir.AugAssign(ir.Name(name), op) if op in ARRAY_UFUNCS:
+                allowed[name] += 1
+        for expr in statement_expressions(stmt):
+            for node in walk_expr(expr):
+                if isinstance(node, ir.Name):
+                    mentioned[node.id] += 1
+                found = array_operation(node)
+                allowed.update(arg.id for arg in (found[1] if found else ()) if isinstance(arg, ir.Name))
+    candidates = local_names(function) - set(parameter_names(function)) - untracked_names(function)
+    return {name for name in candidates if mentioned[name] == allowed[name]}
+
+
+def may_reshape_arrays(function: ir.Function) -> bool:
+    """Whether the function may change an array's shape or dtype in place (`a.shape = ...`)."""
+    for stmt in walk_statements(function.body):
+        if isinstance(stmt, ir.Opaque):
+            nodes = ast.walk(stmt.node)
+            if any(isinstance(node, ast.Attribute) and node.attr in _RESHAPING_ATTRIBUTES
+                   and not isinstance(node.ctx, ast.Load) for node in nodes):
+                return True
+        for expr in statement_expressions(stmt):
+            for node in walk_expr(expr):
+                if isinstance(node, ir.Attribute) and node.attr == "resize":
+                    return True
+        if isinstance(stmt, ir.Assign) and any(
+                isinstance(target, ir.Attribute) and target.attr in _RESHAPING_ATTRIBUTES
+                for target in stmt.targets):
+            return True
+    return False
+
+
+def exact_in_place(ufunc: np.ufunc, kind: ir.ArrayKind) -> bool:
+    """Whether computing `ufunc` into an operand's array is sure to give the same bits."""
+    dtype: np.dtype = kind.dtype  # type: ignore[assignment]
+    if dtype.kind in "biu":
+        return ufunc in EXACT_UFUNCS or ufunc in EXACT_ON_INTEGERS or ufunc is np.power
+    return dtype.kind == "f" and dtype.itemsize >= 4 and (ufunc in EXACT_UFUNCS or ufunc is np.power)

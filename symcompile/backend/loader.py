@@ -1,0 +1,267 @@
+"""Loader: generated source text → a live Python function.
+
+The stage after code generation. The text is registered in `linecache` under a recognizable
+filename (`<symcompile: fancy_func @ demo.py:3>`); then it is compiled as code of the user's
+file, each statement at the line of the user's it came from (`codegen.user_lines`), so
+tracebacks, warnings, `f_lineno` and `pdb` point at the user's own lines, as the original
+does; and it is bound to the user's world:
+
+- globals are the user's module dict itself, so a global that was not inlined stays live;
+- closure variables use the original function's own cells, so `nonlocal` and later rebinding by
+  the enclosing function behave as before;
+- objects without a literal spelling (arrays, functions from other modules...) are bound in
+  fresh cells of the generated function's own scope, never written into the user's module;
+- defaults are the original function's own default objects (a mutable default stays shared).
+
+To build those cells the `def` is compiled inside a factory function whose parameters are the
+free names (and, for a method, inside a class of the same name, so `self.__x` is mangled as in
+the original). The factory is never called: the code object is taken out of it.
+
+`forwarding_code` makes the other kind of code the call path needs: a function body with the
+original signature that just calls a given Python object with the same arguments.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import itertools
+import linecache
+import os
+import types
+import warnings
+from dataclasses import dataclass, field
+from typing import Callable, Iterator, Sequence
+
+from ..frontend.syntax import FUTURE_FLAGS, private_class_name, with_type_params
+from .codegen import forwarding_call
+
+FACTORY_NAME = "_symcompile_factory"
+
+_counter = itertools.count(1)
+# the nodes with a position (`lineno`...) a generated def can hold (it has no type parameters)
+_LOCATED = (ast.stmt, ast.expr, ast.excepthandler, ast.arg, ast.keyword, ast.alias, ast.pattern)
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Where a generated function lives: everything it shares with the original function."""
+
+    name: str
+    qualname: str
+    module: str | None
+    globals: dict[str, object]
+    closure: dict[str, types.CellType]
+    defaults: tuple[object, ...] | None
+    kwdefaults: dict[str, object] | None
+    private_class: str | None
+    future_flags: int
+    location: str
+    bindings: dict[str, object] = field(default_factory=dict)
+    padding: int = 0
+    # the user's file and the original code's first line (its first decorator's, or its def's)
+    filename: str = "<symcompile>"
+    first_line: int = 1
+
+    @property
+    def free_names(self) -> list[str]:
+        """The generated function's free variables: closure, bound objects, empty padding."""
+        pads = [f"symcompile_pad_{number}" for number in range(self.padding)]
+        return sorted(set(self.closure) | set(self.bindings)) + pads
+
+    def cell(self, name: str) -> types.CellType:
+        if name in self.closure:
+            return self.closure[name]
+        return types.CellType(self.bindings[name]) if name in self.bindings else types.CellType()
+
+    @classmethod
+    def of(cls, func: types.FunctionType) -> Scope:
+        """The scope of an existing Python function."""
+        code = func.__code__
+        filename = os.path.basename(code.co_filename)
+        return cls(
+            name=func.__name__,
+            qualname=func.__qualname__,
+            module=func.__module__,
+            globals=func.__globals__,
+            closure=dict(zip(code.co_freevars, func.__closure__ or ())),
+            defaults=func.__defaults__,
+            kwdefaults=func.__kwdefaults__,
+            private_class=private_class_name(func.__qualname__),
+            future_flags=code.co_flags & FUTURE_FLAGS,
+            location=f"{filename}:{code.co_firstlineno}",
+            filename=code.co_filename,
+            first_line=code.co_firstlineno,
+        )
+
+
+def register_source(text: str, scope: Scope) -> str:
+    """Put `text` in linecache under a new recognizable filename, and return that name."""
+    filename = f"<symcompile: {scope.qualname} @ {scope.location} #{next(_counter)}>"
+    linecache.cache[filename] = (len(text), None, text.splitlines(keepends=True), filename)
+    return filename
+
+
+def forget_source(filename: str) -> None:
+    """Drop a generated source from linecache (its function was discarded)."""
+    linecache.cache.pop(filename, None)
+
+
+def _strip_evaluated_parts(node: ast.FunctionDef) -> None:
+    """Remove what a `def` evaluates when it runs (defaults, annotations, type parameters):
+    the original's values are reused, not computed again. A type parameter the body reads is
+    one of the original's closure cells."""
+    with_type_params(node)
+    args = node.args
+    args.defaults = []
+    args.kw_defaults = [None] * len(args.kwonlyargs)
+    for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg):
+        if arg is not None:
+            arg.annotation = None
+    node.returns = None
+
+
+def _has_docstring(node: ast.FunctionDef) -> bool:
+    first = node.body[0]
+    return isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) \
+        and isinstance(first.value.value, str)
+
+
+def _wrap_in_factory(node: ast.FunctionDef, scope: Scope) -> ast.Module:
+    """`def factory(<free names>): def f(...): nonlocal <free names>; ...` (in `class C:`).
+
+    Declaring every factory parameter `nonlocal` (no bytecode) makes the code's free variables
+    exactly the scope's free names, so its layout is known before it is compiled.
+    """
+    free = scope.free_names
+    if free:
+        declaration = ast.copy_location(ast.Nonlocal(free), node)
+        node.body.insert(int(_has_docstring(node)), declaration)
+    params = ast.arguments(posonlyargs=[], args=[ast.arg(name) for name in free], vararg=None,
+                           kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
+    body: list[ast.stmt] = [node]
+    if node.name not in free:
+        # the def must not make its own name a factory local: a recursive call is a global read
+        body.insert(0, ast.copy_location(ast.Global([node.name]), node))
+    factory: ast.stmt = ast.copy_location(
+        with_type_params(ast.FunctionDef(FACTORY_NAME, params, body, [], None, None)), node)
+    if scope.private_class is not None:
+        factory = ast.copy_location(
+            with_type_params(ast.ClassDef(scope.private_class, [], [], [factory], [])), node)
+    return ast.fix_missing_locations(ast.Module([factory], type_ignores=[]))
+
+
+def _nested_code(code: types.CodeType) -> Iterator[tuple[types.CodeType, types.CodeType]]:
+    """Every (parent, child) pair of code objects nested in `code`."""
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            yield code, const
+            yield from _nested_code(const)
+
+
+def compile_def(node: ast.FunctionDef, filename: str, scope: Scope) -> types.CodeType:
+    """Compile a `def` (its tree is edited in place) as a function of `scope`."""
+    _strip_evaluated_parts(node)
+    name = node.name
+    module = _wrap_in_factory(node, scope)
+    with warnings.catch_warnings():
+        # the user's own code already showed its SyntaxWarnings when it was first compiled
+        warnings.simplefilter("ignore", SyntaxWarning)
+        code = compile(module, filename, "exec", flags=scope.future_flags, dont_inherit=True)
+    for parent, child in _nested_code(code):
+        if parent.co_name == FACTORY_NAME and child.co_name == name:
+            return child
+    raise LookupError(f"compiled code holds no function {name!r}")
+
+
+def make_function(code: types.CodeType, scope: Scope) -> types.FunctionType:
+    """A function running `code` in `scope` (the original's globals, cells and defaults)."""
+    cells = tuple(scope.cell(name) for name in code.co_freevars)
+    function = types.FunctionType(code, scope.globals, scope.name, scope.defaults, cells or None)
+    function.__kwdefaults__ = scope.kwdefaults
+    function.__qualname__ = scope.qualname
+    function.__module__ = scope.module  # type: ignore[assignment]  # None as the original's may be
+    return function
+
+
+def at_user_lines(node: ast.FunctionDef, lines: Sequence[int], first_line: int) -> None:
+    """Move every part of the parsed `node` to the user's line its text line runs as
+    (`lines[i - 1]` for text line i; the def's first line past the end of `lines`), the def
+    itself to `first_line`. Columns become unknown (-1): they were the generated text's, and
+    a traceback would underline the wrong part of the user's line with them."""
+    for part in ast.walk(node):
+        if not isinstance(part, _LOCATED) or getattr(part, "lineno", None) is None:
+            continue
+        line = lines[part.lineno - 1] if part.lineno <= len(lines) else first_line
+        part.lineno = part.end_lineno = line or first_line
+        part.col_offset = part.end_col_offset = -1
+    node.lineno = node.end_lineno = first_line
+
+
+def load(text: str, scope: Scope, lines: Sequence[int] = ()) -> tuple[types.FunctionType, str]:
+    """The function defined by the generated `text`, and the linecache filename the text is
+    registered under. Its code is code of the user's file (`scope.filename`), at the lines
+    `lines` says each line of `text` runs as (see `at_user_lines`)."""
+    filename = register_source(text, scope)
+    node = ast.parse(text, filename).body[0]
+    if not isinstance(node, ast.FunctionDef):
+        raise TypeError("generated source must hold a single def")
+    at_user_lines(node, lines, scope.first_line)
+    return make_function(compile_def(node, scope.filename, scope), scope), filename
+
+
+def forwarding_code(params: ast.arguments, scope: Scope, target: Callable[..., object]) -> types.CodeType:
+    """Code with the parameters `params` whose body is `return target(<same arguments>)`.
+
+    It has the free variables of `scope` but never reads them, so it can run with any closure
+    at least that long. `target` is reached through the code's constants (set after
+    compiling), so calling it costs no name lookup.
+    """
+    marker = f"symcompile forwarding target {id(target)}"
+    name = scope.name if scope.name.isidentifier() else "forward"
+    body: list[ast.stmt] = [forwarding_call(params, ast.Constant(marker))]
+    node = with_type_params(ast.FunctionDef(name, copy.deepcopy(params), body, [], None, None,
+                                            lineno=1, col_offset=0))
+    code = compile_def(node, "<symcompile forwarding>", scope)
+    consts = tuple(target if const == marker else const for const in code.co_consts)
+    return code.replace(co_consts=consts)
+
+
+def _closure_setter() -> Callable[[types.FunctionType, tuple[types.CellType, ...] | None], int] | None:
+    """CPython's `PyFunction_SetClosure`, or None where ctypes cannot reach it."""
+    try:
+        import ctypes
+
+        setter = ctypes.pythonapi.PyFunction_SetClosure
+    except (ImportError, AttributeError):
+        return None
+    setter.argtypes = (ctypes.py_object, ctypes.py_object)
+    setter.restype = ctypes.c_int
+    return setter
+
+
+_set_closure = _closure_setter()
+
+
+class LayoutError(Exception):
+    """The code cannot be installed on the function: its closure would have to shrink."""
+
+
+def install(function: types.FunctionType, code: types.CodeType,
+            closure: tuple[types.CellType, ...], neutral: Callable[[int], types.CodeType]) -> None:
+    """Make `function` run `code` with `closure`, safe for threads calling it meanwhile.
+
+    Python lets `__code__` change only to code with as many free variables as the closure has
+    cells, and offers no way to change the closure; CPython's C API does. The closure may only
+    grow: while it changes, `function` runs `neutral(n)`, code with `n` free variables that it
+    never reads (it forwards the call), so every moment pairs a code with a long enough closure.
+    """
+    current = function.__closure__ or ()
+    if len(closure) == len(current) and all(a is b for a, b in zip(closure, current)):
+        function.__code__ = code
+        return
+    if _set_closure is None or len(closure) < len(current):
+        raise LayoutError(f"cannot change a closure of {len(current)} cells to {len(closure)}")
+    function.__code__ = neutral(len(current))
+    _set_closure(function, closure or None)
+    function.__code__ = code

@@ -1,0 +1,331 @@
+"""Rewriting helpers: walking and rebuilding IR without mutating it.
+
+Every helper returns the very same object when nothing changed, so a pass built from them keeps
+the pipeline's fixed-point test (an identity check) honest.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable, Iterator
+
+from .. import ir
+
+ExprMap = Callable[[ir.Expr], ir.Expr]
+
+
+def expr_children(expr: ir.Expr) -> tuple[ir.Expr, ...]:
+    """The direct subexpressions of `expr`, in evaluation order."""
+    match expr:
+        case ir.Op(_, args):
+            return args
+        case ir.Compare(_, operands):
+            return operands
+        case ir.BoolOp(_, values):
+            return values
+        case ir.IfExp(test, body, orelse):
+            return (test, body, orelse)
+        case ir.Call(func, args, keywords):
+            return (func, *args, *(kw.value for kw in keywords))
+        case ir.Attribute(value):
+            return (value,)
+        case ir.Subscript(value, index):
+            return (value, index)
+        case ir.Slice(lower, upper, step):
+            return tuple(part for part in (lower, upper, step) if part is not None)
+        case ir.Starred(value):
+            return (value,)
+        case ir.Build(_, elts):
+            return elts
+        case ir.DictDisplay(keys, values):
+            pairs = [(key, value) if key is not None else (value,) for key, value in zip(keys, values)]
+            return tuple(part for pair in pairs for part in pair)
+    return ()
+
+
+def walk_expr(expr: ir.Expr) -> Iterator[ir.Expr]:
+    """`expr` and all its subexpressions, parents first (opaque parts are not entered).
+
+    Walked with a stack of its own, not by recursion: nested generators would cost each node
+    as many steps as it is deep, and Python's recursion limit would cap the depth."""
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(expr_children(node)))
+
+
+def _same(old: tuple[object, ...], new: tuple[object, ...]) -> bool:
+    return len(old) == len(new) and all(a is b for a, b in zip(old, new))
+
+
+def unchanged_or_new(old: tuple[ir.Stmt, ...], new: list[ir.Stmt] | tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
+    """`old` itself if `new` holds the very same statements, else `new` as a tuple: how a pass
+    keeps the pipeline's fixed-point test (an identity check) honest."""
+    return old if _same(old, tuple(new)) else tuple(new)
+
+
+def map_expr(expr: ir.Expr, fn: ExprMap) -> ir.Expr:
+    """Rebuild `expr` bottom-up, applying `fn` to every node after its children."""
+    def sub(child: ir.Expr | None) -> ir.Expr | None:
+        return None if child is None else map_expr(child, fn)
+
+    def subs(children: tuple[ir.Expr, ...]) -> tuple[ir.Expr, ...]:
+        mapped = tuple(map_expr(child, fn) for child in children)
+        return children if _same(children, mapped) else mapped
+
+    rebuilt: ir.Expr = expr
+    match expr:
+        case ir.Op(op, args):
+            if (new := subs(args)) is not args:
+                rebuilt = ir.Op(op, new)
+        case ir.Compare(ops, operands):
+            if (new := subs(operands)) is not operands:
+                rebuilt = ir.Compare(ops, new)
+        case ir.BoolOp(op, values):
+            if (new := subs(values)) is not values:
+                rebuilt = ir.BoolOp(op, new)
+        case ir.IfExp(test, body, orelse):
+            triple = (test, body, orelse)
+            if (parts := subs(triple)) is not triple:
+                rebuilt = ir.IfExp(*parts)
+        case ir.Call(func, args, keywords):
+            new_func = map_expr(func, fn)
+            new_args = subs(args)
+            values = tuple(kw.value for kw in keywords)
+            new_values = subs(values)
+            if new_func is not func or new_args is not args or new_values is not values:
+                rebuilt = ir.Call(new_func, new_args, tuple(
+                    ir.Keyword(kw.name, value) for kw, value in zip(keywords, new_values)))
+        case ir.Attribute(value, attr):
+            if (new_value := map_expr(value, fn)) is not value:
+                rebuilt = ir.Attribute(new_value, attr)
+        case ir.Subscript(value, index):
+            new_value, new_index = map_expr(value, fn), map_expr(index, fn)
+            if new_value is not value or new_index is not index:
+                rebuilt = ir.Subscript(new_value, new_index)
+        case ir.Slice(lower, upper, step):
+            bounds = (sub(lower), sub(upper), sub(step))
+            if not _same((lower, upper, step), bounds):
+                rebuilt = ir.Slice(*bounds)
+        case ir.Starred(value):
+            if (new_value := map_expr(value, fn)) is not value:
+                rebuilt = ir.Starred(new_value)
+        case ir.Build(kind, elts):
+            if (new := subs(elts)) is not elts:
+                rebuilt = ir.Build(kind, new)
+        case ir.DictDisplay(keys, values):
+            new_keys = tuple(sub(key) for key in keys)
+            new_values = subs(values)
+            if not _same(keys, new_keys) or new_values is not values:
+                rebuilt = ir.DictDisplay(new_keys, new_values)
+    return fn(rebuilt)
+
+
+def map_target(target: ir.Expr, fn: ExprMap) -> ir.Expr:
+    """Apply `fn` to what an assignment target reads (`a[i]`: a and i), never to the names it
+    binds."""
+    match target:
+        case ir.Attribute(value, attr):
+            new_value = map_expr(value, fn)
+            return target if new_value is value else ir.Attribute(new_value, attr)
+        case ir.Subscript(value, index):
+            new_value, new_index = map_expr(value, fn), map_expr(index, fn)
+            if new_value is value and new_index is index:
+                return target
+            return ir.Subscript(new_value, new_index)
+        case ir.Build(kind, elts):
+            new_elts = tuple(map_target(elt, fn) for elt in elts)
+            return target if _same(elts, new_elts) else ir.Build(kind, new_elts)
+        case ir.Starred(value):
+            new_value = map_target(value, fn)
+            return target if new_value is value else ir.Starred(new_value)
+    return target
+
+
+def statement_expressions(stmt: ir.Stmt, *, targets: bool = True) -> Iterator[ir.Expr]:
+    """The expressions that belong to the statement itself (not to nested bodies)."""
+    match stmt:
+        case ir.Assign(stored, value):
+            if targets:
+                yield from stored
+            yield value
+        case ir.AugAssign(target, _, value):
+            if targets:
+                yield target
+            yield value
+        case ir.If(test) | ir.While(test):
+            yield test
+        case ir.For(target, iter_):
+            if targets:
+                yield target
+            yield iter_
+        case ir.Return(value) if value is not None:
+            yield value
+        case ir.Raise(exc, cause):
+            yield from (part for part in (exc, cause) if part is not None)
+        case ir.ExprStmt(value):
+            yield value
+
+
+def map_statement_expressions(stmt: ir.Stmt, fn: ExprMap) -> ir.Stmt:
+    """Apply `fn` (bottom-up) to every expression the statement reads; targets' bound names and
+    nested bodies are left alone."""
+    def load(expr: ir.Expr) -> ir.Expr:
+        return map_expr(expr, fn)
+
+    match stmt:
+        case ir.Assign(targets, value, loc):
+            new_targets = tuple(map_target(t, fn) for t in targets)
+            new_value = load(value)
+            if new_value is not value or not _same(targets, new_targets):
+                return ir.Assign(new_targets, new_value, loc)
+        case ir.AugAssign(target, op, value, loc):
+            new_target, new_value = map_target(target, fn), load(value)
+            if new_target is not target or new_value is not value:
+                return ir.AugAssign(new_target, op, new_value, loc)
+        case ir.If(test, body, orelse, loc):
+            if (new_test := load(test)) is not test:
+                return ir.If(new_test, body, orelse, loc)
+        case ir.While(test, body, orelse, loc):
+            if (new_test := load(test)) is not test:
+                return ir.While(new_test, body, orelse, loc)
+        case ir.For(target, iter_, body, orelse, loc):
+            new_target, new_iter = map_target(target, fn), load(iter_)
+            if new_target is not target or new_iter is not iter_:
+                return ir.For(new_target, new_iter, body, orelse, loc)
+        case ir.Return(value, loc) if value is not None:
+            if (new_value := load(value)) is not value:
+                return ir.Return(new_value, loc)
+        case ir.Raise(exc, cause, loc):
+            new_exc = None if exc is None else load(exc)
+            new_cause = None if cause is None else load(cause)
+            if new_exc is not exc or new_cause is not cause:
+                return ir.Raise(new_exc, new_cause, loc)
+        case ir.ExprStmt(value, loc):
+            if (new_value := load(value)) is not value:
+                return ir.ExprStmt(new_value, loc)
+    return stmt
+
+
+def nested_bodies(stmt: ir.Stmt) -> tuple[tuple[ir.Stmt, ...], ...]:
+    match stmt:
+        case ir.If(_, body, orelse) | ir.While(_, body, orelse) | ir.For(_, _, body, orelse):
+            return (body, orelse)
+    return ()
+
+
+def with_bodies(stmt: ir.Stmt, body: tuple[ir.Stmt, ...], orelse: tuple[ir.Stmt, ...]) -> ir.Stmt:
+    """`stmt` (an if or a loop) with new bodies; itself when both are the same objects."""
+    match stmt:
+        case ir.If(test, old_body, old_orelse, loc) if body is not old_body or orelse is not old_orelse:
+            return ir.If(test, body, orelse, loc)
+        case ir.While(test, old_body, old_orelse, loc) if body is not old_body or orelse is not old_orelse:
+            return ir.While(test, body, orelse, loc)
+        case ir.For(target, iter_, old_body, old_orelse, loc) if body is not old_body or orelse is not old_orelse:
+            return ir.For(target, iter_, body, orelse, loc)
+    return stmt
+
+
+def walk_statements(body: tuple[ir.Stmt, ...]) -> Iterator[ir.Stmt]:
+    """Every statement in `body`, nested bodies included, in source order."""
+    for stmt in body:
+        yield stmt
+        for nested in nested_bodies(stmt):
+            yield from walk_statements(nested)
+
+
+def map_statements(body: tuple[ir.Stmt, ...], fn: Callable[[ir.Stmt], ir.Stmt]) -> tuple[ir.Stmt, ...]:
+    """Apply `fn` to every statement, innermost bodies first; `body` itself if nothing changed."""
+    def visit(stmt: ir.Stmt) -> ir.Stmt:
+        bodies = nested_bodies(stmt)
+        if bodies:
+            stmt = with_bodies(stmt, map_statements(bodies[0], fn), map_statements(bodies[1], fn))
+        return fn(stmt)
+
+    return unchanged_or_new(body, [visit(stmt) for stmt in body])
+
+
+def copy_statements(body: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
+    """New statement objects equal to those of `body` (nested ones too), for a pass that puts
+    a body in a second place: analyses key what holds at a statement by its identity, so each
+    place needs objects of its own."""
+    return tuple(map_statements(body, lambda stmt: dataclasses.replace(stmt)))
+
+
+def rename(body: tuple[ir.Stmt, ...], names: dict[str, str]) -> tuple[ir.Stmt, ...]:
+    """`body` with every variable in `names` renamed, where it is read and where it is bound."""
+    def rename_name(expr: ir.Expr) -> ir.Expr:
+        return ir.Name(names[expr.id]) if isinstance(expr, ir.Name) and expr.id in names else expr
+
+    def rename_statement(stmt: ir.Stmt) -> ir.Stmt:
+        stmt = map_statement_expressions(stmt, rename_name)
+        match stmt:
+            case ir.Assign(targets, value, loc):
+                new_targets = tuple(map_expr(target, rename_name) for target in targets)
+                return stmt if _same(targets, new_targets) else ir.Assign(new_targets, value, loc)
+            case ir.AugAssign(target, op, value, loc):
+                new_target = map_expr(target, rename_name)
+                return stmt if new_target is target else ir.AugAssign(new_target, op, value, loc)
+            case ir.For(target, iter_, inner, orelse, loc):
+                new_target = map_expr(target, rename_name)
+                return stmt if new_target is target else ir.For(new_target, iter_, inner, orelse, loc)
+        return stmt
+
+    return map_statements(body, rename_statement)
+
+
+def replace_first(expr: ir.Expr, old: ir.Expr, new: ir.Expr) -> ir.Expr:
+    """`expr` with the first occurrence (in evaluation order) of the very node `old` replaced."""
+    done = False
+
+    def swap(node: ir.Expr) -> ir.Expr:
+        nonlocal done
+        if not done and node is old:
+            done = True
+            return new
+        return node
+
+    return map_expr(expr, swap)
+
+
+def header_expression(stmt: ir.Stmt) -> ir.Expr | None:
+    """The expression a statement evaluates before doing anything else, if it has one: an
+    assignment's value, a `return`'s value, an `if`'s test, a `for`'s iterable..."""
+    match stmt:
+        case ir.Assign(_, value) | ir.AugAssign(_, _, value) | ir.Return(value) | ir.ExprStmt(value):
+            return value
+        case ir.If(test):
+            return test
+        case ir.For(_, iter_):
+            return iter_
+        case ir.Raise(exc, None):
+            return exc
+    return None
+
+
+def required_header(stmt: ir.Stmt) -> ir.Expr:
+    """The header expression of a statement known to have one (see `header_expression`)."""
+    if (header := header_expression(stmt)) is None:
+        raise ValueError(f"{type(stmt).__name__} has no header expression")
+    return header
+
+
+def with_header(stmt: ir.Stmt, header: ir.Expr) -> ir.Stmt:
+    """`stmt` with its header expression (see `header_expression`) replaced."""
+    match stmt:
+        case ir.Assign(targets, _, loc):
+            return ir.Assign(targets, header, loc)
+        case ir.AugAssign(target, op, _, loc):
+            return ir.AugAssign(target, op, header, loc)
+        case ir.Return(_, loc):
+            return ir.Return(header, loc)
+        case ir.ExprStmt(_, loc):
+            return ir.ExprStmt(header, loc)
+        case ir.If(_, body, orelse, loc):
+            return ir.If(header, body, orelse, loc)
+        case ir.For(target, _, body, orelse, loc):
+            return ir.For(target, header, body, orelse, loc)
+        case ir.Raise(_, cause, loc):
+            return ir.Raise(header, cause, loc)
+    raise ValueError(f"{type(stmt).__name__} has no header expression")

@@ -1,0 +1,211 @@
+"""The pass pipeline: the ordered list of passes and the loop that runs them to a fixed point.
+
+Sits between the front end and code generation. Each round runs every pass in order, verifying
+the IR after each one; a round in which every pass returned its input object unchanged ends the
+loop. The passes in `RUN_LAST` (lowerings, whose output the others would undo) then run once,
+in order. Every pass run is recorded (`PassRun`) so `explain` can show what each pass did.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import gc
+import threading
+import time
+import types
+from dataclasses import dataclass
+from typing import Callable, Iterator, Mapping, Sequence
+
+from .. import ir
+from ..frontend import build as frontend
+from ..ir.names import MAX_FUNCTION_SIZE, size
+from ..ir.verify import verify
+from . import notes
+from .eliminate_common_subexpressions import eliminate_common_subexpressions
+from .eliminate_dead_code import eliminate_dead_code
+from .eliminate_temporaries import eliminate_temporaries
+from .fold_constants import fold_constants
+from .forward_single_uses import forward_single_uses
+from .hoist_globals import hoist_globals
+from .hoist_loop_invariants import hoist_loop_invariants
+from .inline_calls import inline_calls
+from .propagate import propagate
+from .simplify_algebra import simplify_algebra
+from .speculate_loop_types import speculate_loop_types
+from .unroll_loops import unroll_loops
+from .use_cheaper_numpy_calls import use_cheaper_numpy_calls
+
+Pass = Callable[[ir.Function], ir.Function]
+
+# The default pipeline, in order, with the reason for each position.
+PASSES: tuple[Pass, ...] = (
+    # first make the callees' bodies part of this function, so every later pass sees them
+    inline_calls,
+    # carry known constants and copies to their uses, so folding sees them; drop dead branches
+    propagate,
+    # evaluate what is now constant, including global and module constants
+    fold_constants,
+    # repeat short constant loops (their counts are known only after folding), so the next
+    # round can propagate and fold each copy
+    unroll_loops,
+    # apply algebraic identities where the operands' types make them exact; after folding and
+    # unrolling, which leave the constants (`1.0 * x`) that the identities remove
+    simplify_algebra,
+    # look up functions of NumPy and math once, at compile time (after folding, which reads
+    # their constants such as math.pi)
+    hoist_globals,
+    # compute quiet operations on values a loop never changes once, before the loop (after
+    # simplify_algebra, whose types it uses, and with the functions above already bound)
+    hoist_loop_invariants,
+    # put single-use temporaries (many come from inlining) back into the expression using them
+    forward_single_uses,
+    # compute repeated operator expressions once; after forwarding, which builds the big
+    # expressions in which the repeats show up
+    eliminate_common_subexpressions,
+    # last, drop the assignments the passes above left unread
+    eliminate_dead_code,
+    # give a loop over values of unknown type a second body for float elements, which the next
+    # round simplifies; last, so the body it copies is one the passes above have settled
+    speculate_loop_types,
+    # once everything above has settled (RUN_LAST), compute NumPy operations into arrays the
+    # function made itself: it splits expressions into statements, which forwarding would undo
+    eliminate_temporaries,
+    # then spell the NumPy calls the statements make the cheaper ways NumPy computes the same
+    # (`dot` for `@`, biases as rows, numbers converted once)
+    use_cheaper_numpy_calls,
+)
+
+# Passes that run once, after the others have reached their fixed point.
+RUN_LAST: frozenset[Pass] = frozenset({eliminate_temporaries, use_cheaper_numpy_calls})
+
+# The pipeline stops after this many rounds even if it has not settled (a chain of 30 nested
+# calls inlines one level a round). Every round's result is correct, only not the simplest.
+MAX_ROUNDS = 20
+
+
+@dataclass(frozen=True)
+class PassRun:
+    """One run of one pass: the IR before and after (the same object if nothing changed)."""
+
+    name: str
+    round: int
+    before: ir.Function
+    after: ir.Function
+    seconds: float
+    notes: tuple[notes.Note, ...] = ()  # what the pass said it did, and left alone
+
+    @property
+    def changed(self) -> bool:
+        return self.after is not self.before
+
+
+def run_passes(function: ir.Function, passes: Sequence[Pass] = PASSES) -> tuple[ir.Function, list[PassRun]]:
+    """Run `passes` over `function` until none changes anything (or for `MAX_ROUNDS` rounds),
+    then those of them in `RUN_LAST` once; return the result and the log."""
+    if size(function) <= MAX_FUNCTION_SIZE:
+        return _run_passes(function, passes)
+    with _collector_paused():
+        return _run_passes(function, passes)
+
+
+# How many compilations have the cyclic garbage collector paused, and whether it ran before.
+_pauses = [0, False]
+_pauses_lock = threading.Lock()
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while a big function is compiled: the passes
+    keep every version of the IR (the log) and make many objects that live for one pass, so
+    full collections would come again and again, each walking all of it (a 4,000-line
+    function took twice as long). It runs again when the last such compilation ends, if it
+    ran before the first began."""
+    with _pauses_lock:
+        if _pauses[0] == 0:
+            _pauses[1] = gc.isenabled()
+            gc.disable()
+        _pauses[0] += 1
+    try:
+        yield
+    finally:
+        with _pauses_lock:
+            _pauses[0] -= 1
+            if _pauses[0] == 0 and _pauses[1]:
+                gc.enable()
+
+
+def _run_passes(function: ir.Function, passes: Sequence[Pass]) -> tuple[ir.Function, list[PassRun]]:
+    log: list[PassRun] = []
+    verify(function)
+    settling = [run_pass for run_pass in passes if run_pass not in RUN_LAST]
+    round_number = 0
+    for round_number in range(1, MAX_ROUNDS + 1):
+        start_of_round = function
+        for run_pass in settling:
+            function = _run(run_pass, function, round_number, log)
+        if function is start_of_round:
+            break
+    for run_pass in passes:
+        if run_pass in RUN_LAST:
+            function = _run(run_pass, function, round_number + 1, log)
+    return function, log
+
+
+def _run(run_pass: Pass, function: ir.Function, round_number: int, log: list[PassRun]) -> ir.Function:
+    """One pass over `function`, verified and logged."""
+    started = time.perf_counter()
+    with notes.recording() as said:
+        result = verify(run_pass(function))
+    log.append(PassRun(run_pass.__name__, round_number, function, result,
+                       time.perf_counter() - started, tuple(said)))
+    return result
+
+
+def optimize(
+    func: types.FunctionType,
+    passes: Sequence[Pass] = PASSES,
+    *,
+    source: frontend.FunctionSource | None = None,
+    resolve_globals: bool = True,
+    static: Mapping[str, object] | None = None,
+    argument_types: Mapping[str, ir.ArgumentType] | None = None,
+    fastmath: bool = False,
+    resolve_objects: bool = False,
+    frozen_globals: bool = False,
+) -> tuple[ir.Function, ir.Function, list[PassRun]]:
+    """Front end and passes for a live function: (IR before, IR after, log of pass runs).
+
+    With `resolve_globals` the passes may read the function's globals (and must record what
+    they rely on as assumptions); without, they treat every free name as unknown. `static`
+    gives parameters values to specialize on: the body starts by assigning them.
+    `argument_types` are the exact types of arguments the passes may rely on (see
+    `ir.Function.argument_types`); `fastmath` allows the unsafe rules of simplify_algebra;
+    `resolve_objects` lets the passes read the structure of objects held as constants (a
+    compiled object's, see `objects`). With `frozen_globals` (`guards=False`) the globals are
+    taken as never changing (`ir.Namespace.frozen`).
+    """
+    namespace = frontend.namespace_of(func) if resolve_globals else None
+    if namespace is not None and frozen_globals:
+        namespace = dataclasses.replace(namespace, frozen=True)
+    before = frontend.build_function(source or frontend.read_function_source(func), namespace)
+    before = dataclasses.replace(before, argument_types=dict(argument_types or {}),
+                                 fastmath=fastmath, resolve_objects=resolve_objects)
+    if static:
+        before = specialize(before, static)
+    after, log = run_passes(before, passes)
+    return before, after, log
+
+
+def specialize(function: ir.Function, static: Mapping[str, object]) -> ir.Function:
+    """`function` for these parameter values: it starts with `n = 5` for each (the very object
+    passed, so identical behaviour) and relies on them as argument assumptions."""
+    first = function.body[0] if function.body else None
+    docstring = isinstance(first, ir.ExprStmt) and isinstance(first.value, ir.Const) \
+        and isinstance(first.value.value, str)
+    values = tuple(ir.Assign((ir.Name(name),), ir.Const(value), function.loc)
+                   for name, value in static.items())
+    body = function.body[:1] + values + function.body[1:] if docstring else values + function.body
+    assumptions = (ir.Assumption(name, value, "static argument", argument=True)
+                   for name, value in static.items())
+    return function.with_body(body).assuming(*assumptions)

@@ -1,0 +1,195 @@
+"""explain: what the compiler did to a function, pass by pass, written out to be read.
+
+The teaching view of the pipeline, built from what `pipeline.run_passes` records.
+`explain(f, *args)` describes the version those arguments select:
+
+- the original source, and the IR the front end built from it;
+- every pass run that changed something: its node counts before and after, its time, a
+  unified diff of the generated source, and the rules it applied (`notes`);
+- the final source, with the checks the compiled code makes on entry;
+- what was kept as written and why, and what the passes left alone and why.
+
+`str()` is the text view; `_repr_html_()` (Jupyter) and `to_html(path)` give one
+self-contained HTML page (see `report.py`); `dag()` the final expression DAG in Graphviz DOT.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .. import ir
+from ..backend import codegen
+from ..ir.names import size
+from ..ir.rewrite import statement_expressions, walk_expr, walk_statements
+from ..passes import notes
+from ..passes.notes import Note
+from ..passes.pipeline import PassRun
+from ..runtime import api
+from . import dag
+from .report import render_html
+
+
+@dataclass(frozen=True)
+class Step:
+    """One pass run that changed the function."""
+
+    name: str
+    round: int
+    nodes_before: int
+    nodes_after: int
+    seconds: float
+    diff: str
+    notes: tuple[Note, ...]
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Everything `explain` found out; see the module docstring."""
+
+    name: str
+    original: str
+    ir_text: str
+    steps: tuple[Step, ...]
+    final: str
+    commented: str  # the final code, each statement with where it came from
+    kept: tuple[str, ...]
+    missed: tuple[str, ...]
+    final_ir: ir.Function | None
+
+    def dag(self) -> str:
+        """The final expression DAG, in Graphviz DOT text."""
+        if self.final_ir is None:
+            return 'digraph "dag" {\n}\n'
+        return dag.to_dot(dag.build_graph(self.final_ir), self.name)
+
+    def dag_svg(self) -> str:
+        """The final expression DAG as an SVG picture (laid out by symcompile itself)."""
+        graph = dag.build_graph(self.final_ir) if self.final_ir is not None else dag.Graph()
+        return dag.to_svg(graph)
+
+    def __str__(self) -> str:
+        parts = [_section(f"{self.name}: the original"), self.original.rstrip("\n"),
+                 _section("the IR the front end built"), self.ir_text.rstrip("\n")]
+        for step in self.steps:
+            title = (f"{step.name} (round {step.round}): {step.nodes_before} → "
+                     f"{step.nodes_after} nodes, {step.seconds * 1000:.2f} ms")
+            parts += [_section(title)]
+            parts += [f"  {rule}" for rule in notes.counted(step.notes)]
+            parts += [step.diff.rstrip("\n")]
+        parts += [_section("the generated source"), self.final.rstrip("\n")]
+        parts += [_section("where each line came from"), self.commented.rstrip("\n")]
+        parts += [_section("kept as written")] + (list(self.kept) or ["nothing"])
+        parts += [_section("left alone")] + (list(self.missed) or ["nothing"])
+        return "\n".join(parts) + "\n"
+
+    def _repr_html_(self) -> str:
+        return render_html(self)
+
+    def to_html(self, path: str | Path) -> None:
+        """Write the explanation as one self-contained HTML file."""
+        Path(path).write_text(self._repr_html_(), encoding="utf-8")
+
+
+def _section(title: str) -> str:
+    return f"\n=== {title} ==="
+
+
+def _kept_as_written(function: ir.Function) -> list[str]:
+    """`line 7: with open(p) as f: ... kept as written: <reason>` for each opaque part."""
+    kept: list[str] = []
+    for stmt in walk_statements(function.body):
+        if isinstance(stmt, ir.Opaque):
+            text = ast.unparse(stmt.node).splitlines()[0]
+            kept.append(f"line {stmt.loc.line}: {text} kept as written: {stmt.reason}")
+        for expr in statement_expressions(stmt):
+            for node in walk_expr(expr):
+                if isinstance(node, ir.OpaqueExpr):
+                    kept.append(f"line {stmt.loc.line}: {node.text} kept as written: {node.reason}")
+    return kept
+
+
+def _source_lines(function: ir.Function) -> tuple[list[str], list[int]]:
+    """The generated source's lines, and for each the line of the user's its statement came
+    from (a statement spanning lines: its first line's)."""
+    tagged = codegen.render_function(function, comments=lambda line: f"from {line}").source
+    lines: list[str] = []
+    origins: list[int] = []
+    for line in tagged.splitlines(keepends=True):
+        found = re.search(r"  # from (\d+)$", line.rstrip("\n"))
+        origins.append(int(found.group(1)) if found else origins[-1] if origins else 0)
+        lines.append(line[:found.start()] + "\n" if found else line)
+    return lines, origins
+
+
+def _range(start: int, stop: int) -> str:
+    """A hunk's line range as unified diffs write it (`3`, `3,4`, `2,0`)."""
+    length = stop - start
+    return f"{start + 1}" if length == 1 else f"{start + (1 if length else 0)},{length}"
+
+
+SourceLines = dict[int, tuple[ir.Function, tuple[list[str], list[int]]]]
+
+
+def _source_lines_of(function: ir.Function, rendered: SourceLines) -> tuple[list[str], list[int]]:
+    """`_source_lines` of `function`, rendered once per explanation: a pass run's IR after is
+    the next changing run's IR before (`rendered` keeps them by identity, and alive)."""
+    if id(function) not in rendered:
+        rendered[id(function)] = (function, _source_lines(function))
+    return rendered[id(function)][1]
+
+
+def _labelled_diff(run: PassRun, rendered: SourceLines) -> str:
+    """A unified diff of the source before and after the pass run, each hunk labelled with the
+    rules the pass applied at the user's lines the changed statements come from."""
+    old, old_origins = _source_lines_of(run.before, rendered)
+    new, new_origins = _source_lines_of(run.after, rendered)
+    parts = ["--- before\n", "+++ after\n"]
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    for group in matcher.get_grouped_opcodes(2):
+        touched = {origin for tag, i1, i2, j1, j2 in group if tag != "equal"
+                   for origin in (*old_origins[i1:i2], *new_origins[j1:j2])}
+        said = tuple(note for note in run.notes if note.line in touched)
+        label = "  " + "; ".join(notes.counted(said)) if said else ""
+        (_, i1, _, j1, _), (_, _, i2, _, j2) = group[0], group[-1]
+        parts.append(f"@@ -{_range(i1, i2)} +{_range(j1, j2)} @@{label}\n")
+        for tag, a1, a2, b1, b2 in group:
+            if tag == "equal":
+                parts += [" " + line for line in old[a1:a2]]
+            else:
+                parts += ["-" + line for line in old[a1:a2]] + ["+" + line for line in new[b1:b2]]
+    return "".join(parts)
+
+
+def explain(func: Any, *args: Any, **kwargs: Any) -> Explanation:
+    """What the compiler did to `func` (a function, `@symbolic` or not) for these arguments."""
+    compiled = func if api.is_symbolic(func) else api.symbolic(func)
+    version = api._version_for(compiled, args, kwargs, "explain")
+    state = compiled._symcompile
+    log = version.log
+    before = log[0].before if log else version.ir
+    steps = []
+    rendered: SourceLines = {}
+    for run in log:
+        if run.changed:
+            steps.append(Step(run.name, run.round, size(run.before), size(run.after),
+                              run.seconds, _labelled_diff(run, rendered), run.notes))
+    missed = dict.fromkeys(str(note) for run in log for note in run.notes if note.kind == "missed")
+    said = [note for run in log for note in run.notes]
+    commented = codegen.render_function(version.ir, comments=notes.comments_for(
+        version.ir, said, state.source.lines)).source if version.ir is not None else version.source
+    return Explanation(
+        name=state.original.__qualname__,
+        original=state.source.text,
+        ir_text=ir.format_function(before) if before is not None else "",
+        steps=tuple(steps),
+        final=version.source,
+        commented=commented,
+        kept=tuple(_kept_as_written(before)) if before is not None else (version.note,),
+        missed=tuple(missed),
+        final_ir=version.ir,
+    )

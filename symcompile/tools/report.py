@@ -1,0 +1,81 @@
+"""The HTML report of an explanation: one self-contained page (no network, no scripts).
+
+Renders an `explain.Explanation`: the pipeline as a list of the passes that changed something
+(each linking to its diff, with the rules it applied), the original and generated source, the
+unified diffs with added and removed lines coloured, the expression DAG drawn as an inline SVG
+(`dag.to_svg`), and what was kept as written or left alone.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import TYPE_CHECKING
+
+from ..passes import notes
+
+if TYPE_CHECKING:
+    from .explain import Explanation
+
+STYLE = """
+body { font-family: system-ui, sans-serif; margin: 2em; max-width: 70em; color: #222; }
+pre { background: #f6f8fa; padding: .8em; overflow-x: auto; font-size: 90%; }
+.add { background: #e6ffec; display: block; } .del { background: #ffebe9; display: block; }
+.hunk { color: #57606a; display: block; } .rules { color: #0a3069; }
+nav li { margin: .2em 0; } .dag { border: 1px solid #ddd; background: #fff; }
+.dag-picture { overflow-x: auto; }
+"""
+
+
+def _code(text: str) -> str:
+    return f"<pre><code>{html.escape(text)}</code></pre>"
+
+
+def _diff(text: str) -> str:
+    lines = []
+    for line in text.splitlines():
+        kind = "add" if line.startswith("+") and not line.startswith("+++") else \
+            "del" if line.startswith("-") and not line.startswith("---") else \
+            "hunk" if line.startswith("@@") else ""
+        # The newline inside the span: after a block of its own, it would add an empty line.
+        escaped = html.escape(line) + "\n"
+        lines.append(f'<span class="{kind}">{escaped}</span>' if kind else escaped)
+    return "<pre><code>" + "".join(lines) + "</code></pre>"
+
+
+def _list(items: tuple[str, ...]) -> str:
+    if not items:
+        return "<p>nothing</p>"
+    return "<ul>" + "".join(f"<li>{html.escape(item)}</li>" for item in items) + "</ul>"
+
+
+def render_html(explanation: Explanation) -> str:
+    """The whole page for `explanation`."""
+    title = html.escape(f"symcompile: {explanation.name}")
+    steps = explanation.steps
+    pipeline = "".join(
+        f'<li><a href="#step-{index}">{html.escape(step.name)}</a> (round {step.round}): '
+        f"{step.nodes_before} → {step.nodes_after} nodes, {step.seconds * 1000:.2f} ms</li>"
+        for index, step in enumerate(steps))
+    sections = []
+    for index, step in enumerate(steps):
+        rules = "; ".join(notes.counted(step.notes))
+        sections.append(
+            f'<section class="pass" id="step-{index}"><h3>{html.escape(step.name)} '
+            f"(round {step.round})</h3>"
+            + (f'<p class="rules">rules: {html.escape(rules)}</p>' if rules else "")
+            + _diff(step.diff) + "</section>")
+    return "\n".join([
+        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{title}</title><style>{STYLE}</style></head><body>",
+        f"<h1>{title}</h1>",
+        "<h2>The original</h2>", _code(explanation.original),
+        "<h2>The pipeline</h2>", f'<nav><ol class="pipeline">{pipeline}</ol></nav>'
+        if steps else "<p>no pass changed anything</p>",
+        *sections,
+        "<h2>The generated source</h2>", _code(explanation.final),
+        '<h2>The expression DAG</h2><div class="dag-picture">', explanation.dag_svg(), "</div>",
+        "<h2>Kept as written</h2>", _list(explanation.kept),
+        "<h2>Left alone</h2>", _list(explanation.missed),
+        "<h2>The IR the front end built</h2>", _code(explanation.ir_text),
+        "</body></html>",
+    ]) + "\n"
