@@ -28,7 +28,11 @@ the worst speedup and its kernel, the kernels under 0.97x, and, for the kernels 
 reference in their own style, the ones whose compiled time is over 1.25x the hand time (issue
 11's targets); the NumPy loops whose hand version is vectorized are reported apart (a compiler
 of Python loops to Python is not expected to reach NumPy's speed there).
-``--json PATH`` writes all of it to a file.
+For the whole-array kernels the minor page faults per call of
+each variant are printed too: with glibc's default allocator settings their times depend on
+whether large freed arrays go back to the kernel, which depends on what ran before in the
+process (glibc moves its mmap threshold as memory is freed). ``--json PATH`` writes all of it
+to a file.
 """
 
 from __future__ import annotations
@@ -36,6 +40,8 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
+import os
+import resource
 import statistics
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -61,6 +67,9 @@ SLOWER_BELOW = 0.97
 HAND_FACTOR = 1.25
 TARGET_GEOMEAN = 1.5
 
+#: glibc's settings for giving freed memory back to the kernel (as in bench_numpy).
+ALLOCATOR_VARIABLES: tuple[str, ...] = ("MALLOC_TRIM_THRESHOLD_", "MALLOC_MMAP_THRESHOLD_")
+
 OK = "ok"
 WRONG = "WRONG"
 CRASH = "CRASH"
@@ -80,6 +89,7 @@ class Result:
     median_ns: dict[str, float] = field(default_factory=dict)
     paired_speedup: float = math.nan
     numba_note: str = ""
+    faults_per_call: dict[str, float] = field(default_factory=dict)
 
     @property
     def timed(self) -> bool:
@@ -178,7 +188,20 @@ def run_kernel(kernel: Any, config: BenchConfig, use_numba: bool) -> Result:
     result.median_ns = {name: statistics.median(values) for name, values in samples.items()}
     result.paired_speedup = statistics.median(
         1.0 / r for r in paired_ratios(samples, COMPILED, ORIGINAL))
+    if kernel.vectorized:
+        result.faults_per_call = {name: faults_per_call(fn, args)
+                                  for name, fn in variants.items()}
     return result
+
+
+def faults_per_call(fn: Callable[..., object], args: Sequence[object], calls: int = 20) -> float:
+    """Minor page faults per call of ``fn(*args)`` (after one warm-up call): what glibc's
+    giving large freed arrays back to the kernel and faulting them in again costs."""
+    fn(*args)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    for _ in range(calls):
+        fn(*args)
+    return (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before) / calls
 
 
 # ------------------------------------------------------------------ reporting
@@ -231,6 +254,27 @@ def format_report(results: Sequence[Result], use_numba: bool) -> str:
                  "of the per-repeat ratios;\n comp/hand = compiled time / hand time, v: the hand "
                  "version vectorizes the loop with NumPy; hand = the hand version's speedup)")
     return "\n".join(lines)
+
+
+def format_faults(results: Sequence[Result]) -> str:
+    """Page faults per call of each variant of the whole-array kernels."""
+    lines = ["minor page faults per call (whole-array kernels; "
+             + ", ".join(f"{name}" for name in (ORIGINAL, COMPILED, HAND)) + "):"]
+    for result in results:
+        if result.faults_per_call:
+            counts = " / ".join(f"{result.faults_per_call[name]:.0f}"
+                                for name in (ORIGINAL, COMPILED, HAND)
+                                if name in result.faults_per_call)
+            lines.append(f"  {result.name:<14} {counts}")
+    return "\n".join(lines)
+
+
+def allocator_line() -> str:
+    """What decides whether large freed arrays go back to the kernel (see bench_numpy)."""
+    settings = [f"{name}={os.environ[name]}" for name in ALLOCATOR_VARIABLES
+                if name in os.environ]
+    return "allocator:  " + (", ".join(settings) or "glibc defaults (the whole-array kernels' "
+                                                    "times depend on the heap's state)")
 
 
 def summary(results: Sequence[Result]) -> dict[str, Any]:
@@ -320,6 +364,7 @@ def run(config: BenchConfig) -> int:
     use_numba = importlib.util.find_spec("numba") is not None
     print(f"clock:      CPU time (time.process_time_ns), {config.repeats} round-robin repeats, "
           f"~{config.target_ns / 1e6:g} ms per timing")
+    print(allocator_line())
     print(f"numba:      {'installed: extra column' if use_numba else 'not installed: no column'}")
     print()
     results = []
@@ -329,6 +374,8 @@ def run(config: BenchConfig) -> int:
             print(f"{result.status}: {kernel.name}: {result.detail}", flush=True)
         results.append(result)
     print(format_report(results, use_numba))
+    print()
+    print(format_faults(results))
     print()
     figures = summary(results)
     print(format_summary(figures))
