@@ -172,7 +172,11 @@ def run_kernel(kernel: Any, config: BenchConfig, use_numba: bool) -> Result:
 
     result = Result(kernel.name, kernel.category, kernel.vectorized, kernel.hand_vectorized)
     args = kernel.make_args(False)
-    compiled = sc.symbolic(kernel.fn)
+    try:
+        compiled = sc.symbolic(kernel.fn)
+    except Exception as exc:  # a compiler failure is a finding to report, not a crash of the run
+        result.status, result.detail = CRASH, f"symbolic() raised {type(exc).__name__}: {exc}"
+        return result
     check_kernel(kernel, compiled, args, result)
     if result.status != OK:
         return result
@@ -217,7 +221,8 @@ def _cell(value: float, form: str) -> str:
 
 def kernel_line(result: Result, widths: Sequence[int], use_numba: bool) -> str:
     if not result.timed:
-        return f"{result.name:<{widths[0]}}  {result.category:<{widths[1]}}  {result.status}"
+        return (f"{result.name:<{widths[0]}}  {result.category:<{widths[1]}}  {result.status} "
+                f"(not timed)")
     original_us = result.median_ns[ORIGINAL] / 1e3
     cells = [
         _cell(original_us, ".1f" if original_us >= 10 else ".3f"),
@@ -254,6 +259,13 @@ def format_report(results: Sequence[Result], use_numba: bool) -> str:
                  "of the per-repeat ratios;\n comp/hand = compiled time / hand time, v: the hand "
                  "version vectorizes the loop with NumPy; hand = the hand version's speedup)")
     return "\n".join(lines)
+
+
+def repro(name: str) -> str:
+    """A shell command that runs the compiled kernel ``name`` on its benchmark inputs."""
+    return ('python -c "import symcompile as sc; from benchmarks.real import all_kernels; '
+            f"k = {{x.name: x for x in all_kernels()}}['{name}']; "
+            'print(sc.symbolic(k.fn)(*k.make_args(False)))"')
 
 
 def format_faults(results: Sequence[Result]) -> str:
@@ -371,7 +383,8 @@ def run(config: BenchConfig) -> int:
     for kernel in all_kernels():
         result = run_kernel(kernel, config, use_numba)
         if result.status != OK:
-            print(f"{result.status}: {kernel.name}: {result.detail}", flush=True)
+            print(f"{result.status}: {kernel.name}: {result.detail}\n  repro: {repro(kernel.name)}",
+                  flush=True)
         results.append(result)
     print(format_report(results, use_numba))
     print()

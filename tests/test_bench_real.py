@@ -132,6 +132,8 @@ def test_run_reports_and_writes_json(monkeypatch: pytest.MonkeyPatch,
     assert bench_real.run(config) == 1  # the wrong hand reference is a failure
     out = capsys.readouterr().out
     assert "HAND-WRONG: wrong_hand" in out
+    assert "HAND-WRONG (not timed)" in out
+    assert "repro: python -c" in out and "['wrong_hand']" in out
     assert "geometric mean speedup, all kernels" in out
     data = json.loads(path.read_text())
     assert [k["name"] for k in data["kernels"]] == ["cantor_weight", "gauss_decay", "wrong_hand"]
