@@ -37,6 +37,7 @@ to a file.
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import json
 import math
@@ -148,7 +149,7 @@ def numba_variant(kernel: Any, args: Sequence[object]) -> tuple[Callable[..., ob
     (else None); and a note saying why not."""
     if importlib.util.find_spec("numba") is None:
         return None, "not installed"
-    import numba
+    numba = importlib.import_module("numba")
 
     from symcompile.runtime.oracle import explain_difference
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -121,11 +122,15 @@ def test_summary_figures() -> None:
     assert figures["failures"] == {"d": "WRONG: bits"}
 
 
+def _small_inputs(kernel: Kernel) -> Callable[[bool], tuple[object, ...]]:
+    """``kernel.make_args`` that always makes the small inputs."""
+    return lambda _small: kernel.make_args(True)
+
+
 def test_run_reports_and_writes_json(monkeypatch: pytest.MonkeyPatch,
                                      capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     chosen = (BY_NAME["cantor_weight"], BY_NAME["gauss_decay"], _wrong_hand_kernel())
-    small = tuple(Kernel(k.name, k.category, k.fn, lambda _, k=k: k.make_args(True), k.hand)
-                  for k in chosen)
+    small = tuple(Kernel(k.name, k.category, k.fn, _small_inputs(k), k.hand) for k in chosen)
     monkeypatch.setattr("benchmarks.real.all_kernels", lambda: small)
     path = tmp_path / "real.json"
     config = BenchConfig(repeats=2, target_ns=200_000, json_path=str(path))
