@@ -16,6 +16,7 @@ BENCHMARKS: dict[str, str] = {
     "loops": "benchmarks.bench_loops",
     "numpy": "benchmarks.bench_numpy",
     "compile": "benchmarks.bench_compile",
+    "real": "benchmarks.bench_real",
 }
 
 #: Environment variables that make OpenBLAS, OpenMP and MKL single-threaded; numpy's BLAS reads
