@@ -44,7 +44,7 @@ def size(value: object) -> int:
 
 def _integer(value: object) -> int | None:
     """The int an integer-like value (bool, int, NumPy integer) stands for, else None."""
-    if isinstance(value, (float, complex, str, bytes, tuple)) or not isinstance(value, SupportsIndex):
+    if not isinstance(value, SupportsIndex):  # (a float, a str, a tuple...)
         return None
     try:
         return operator.index(value)

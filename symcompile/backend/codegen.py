@@ -138,7 +138,7 @@ class _Generator:
         # what `ir.assumptions_hold()` checks (None: shown as written, for messages)
         self.rechecked = rechecked
         self.held: ast.Name | None = None  # the recheck's result, in the `if` being built
-        # loops whose recheck holds until a turn runs unseen code (`effects.kept_rechecks`)
+        # loops whose recheck holds until a turn runs unseen code (see `kept_rechecks`)
         self.kept = kept or {}
 
     def bind(self, value: object, base: str | None = None) -> ast.Name:
@@ -233,7 +233,7 @@ class _Generator:
 
     def kept_loop(self, stmt: ir.For) -> ast.For | None:
         """A loop split on a recheck whose answer holds until a turn runs unseen code
-        (`effects.kept_rechecks`): the recheck runs on the first turn and after each turn
+        (`clean_statements.kept_rechecks`): the recheck runs on the first turn and after each turn
         through the copy as written, which clears it::
 
             held = False
@@ -254,7 +254,7 @@ class _Generator:
         if relied is None or not self.rechecked or not relied <= {a.name for a in self.rechecked}:
             return None
         split = stmt.body[0]
-        assert isinstance(split, ir.If)  # (see `effects.kept_rechecks`)
+        assert isinstance(split, ir.If)  # (see `clean_statements.kept_rechecks`)
         init, stored, missing, cleared, unchecked, tested = self.fresh("held", 4, 2)
         handler = ast.ExceptHandler(ast.Name("NameError", ast.Load()), None,
                                     [_assign(missing, ast.Constant(False))])
