@@ -31,13 +31,15 @@ import numpy as np
 from .. import ir
 from ..analysis import attributes, fold_budget, objects
 from ..analysis.attributes import static_attribute
-from ..analysis.effects import TRUSTED_MODULES, Effects, rewrite_clean_statements
+from ..analysis.clean_statements import rewrite_clean_statements
+from ..analysis.effects import Effects
 from ..analysis.fold_budget import (
     MAX_INT_BITS,
     MAX_STR_LENGTH,
     MAX_TUPLE_LENGTH,
     MAX_TUPLE_SIZE,
 )
+from ..analysis.trusted import TRUSTED_MODULES
 from ..ir.names import written_names
 from ..ir.ops import OPS
 from ..ir.rewrite import map_statement_expressions, walk_statements

@@ -71,8 +71,10 @@ import types
 from .. import ir
 from ..analysis import attributes, objects
 from ..analysis.attributes import static_attribute
-from ..analysis.effects import TRUSTED_MODULES, Effects, rewrite_clean_statements
+from ..analysis.clean_statements import rewrite_clean_statements
+from ..analysis.effects import Effects
 from ..analysis.finalizers import callee_releases, owned, release
+from ..analysis.trusted import TRUSTED_MODULES
 from ..analysis.value_types import TypeEnv, types_before
 from ..errors import SymbolicError
 from ..frontend import build as frontend

@@ -57,7 +57,9 @@ from __future__ import annotations
 import types
 
 from .. import ir
-from ..analysis.effects import Effects, plain_value, rewrite_clean_statements
+from ..analysis.clean_statements import rewrite_clean_statements
+from ..analysis.effects import Effects
+from ..analysis.trusted import plain_value
 from ..analysis.value_types import Known, TypeFlow, types_before
 from ..ir.names import body_size, local_names, untracked_names
 from ..ir.rewrite import (

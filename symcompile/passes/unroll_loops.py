@@ -34,7 +34,7 @@ import builtins
 
 from .. import ir
 from ..analysis import objects
-from ..analysis.effects import rewrite_clean_statements
+from ..analysis.clean_statements import rewrite_clean_statements
 from ..ir.names import (
     MAX_FUNCTION_SIZE,
     body_size,

@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterator
 
 from .. import ir
-from ..analysis.effects import TRUSTED_MODULES
+from ..analysis.trusted import TRUSTED_MODULES
 from ..backend import codegen
 from ..errors import SymbolicError
 from ..frontend import build as frontend
