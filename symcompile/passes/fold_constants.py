@@ -20,7 +20,6 @@ Example::
 
 from __future__ import annotations
 
-import math
 import operator
 import types
 import warnings
@@ -31,40 +30,12 @@ import numpy as np
 from .. import ir
 from ..analysis import attributes, fold_budget, objects
 from ..analysis.attributes import static_attribute
+from ..analysis.constants import PURE_BUILTINS, PURE_MODULES, is_foldable_value
 from ..analysis.effects import TRUSTED_MODULES, Effects, rewrite_clean_statements
-from ..analysis.fold_budget import (
-    MAX_INT_BITS,
-    MAX_STR_LENGTH,
-    MAX_TUPLE_LENGTH,
-    MAX_TUPLE_SIZE,
-)
 from ..ir.names import written_names
 from ..ir.ops import OPS
 from ..ir.rewrite import map_statement_expressions, walk_statements
 from . import notes
-
-# immutable values a folded result (and a folded global) may be
-_FOLDABLE_TYPES = (bool, int, float, complex, str, bytes, type(None), np.generic)
-
-# builtins and math functions that compute a value from their arguments and nothing else
-PURE_BUILTINS = frozenset({
-    abs, min, max, len, round, int, float, complex, bool, divmod, pow, chr, ord, sum,
-})
-PURE_MODULES: frozenset[types.ModuleType] = frozenset({math})
-
-
-def is_foldable_value(value: object) -> bool:
-    """An immutable value of bounded size, safe to compute once and write into the code."""
-    if isinstance(value, tuple):  # `(2**4000,) * 200` would be 250 kB of code
-        return len(value) <= MAX_TUPLE_LENGTH and fold_budget.size(value) <= MAX_TUPLE_SIZE \
-            and all(map(is_foldable_value, value))
-    if not isinstance(value, _FOLDABLE_TYPES):
-        return False
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value.bit_length() <= MAX_INT_BITS
-    if isinstance(value, (str, bytes)):
-        return len(value) <= MAX_STR_LENGTH
-    return True
 
 
 def evaluate(function: Callable[..., object], args: tuple[object, ...],

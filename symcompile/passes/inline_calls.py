@@ -78,13 +78,16 @@ from ..errors import SymbolicError
 from ..frontend import build as frontend
 from ..ir.names import (
     MAX_FUNCTION_SIZE,
+    WHOLE_CALL_STATEMENTS,
     all_names,
     assigned_names,
     body_size,
     bound_after,
     bound_names,
     bound_on_entry,
+    check_fallback,
     evaluation_order,
+    falls_back,
     fresh_name,
     is_quiet,
     local_names,
@@ -115,8 +118,6 @@ CALLEE_BUDGET = 80
 # the statements after which a value that dies in them is released (`t = None`): the others
 # return, or run a body first
 _RELEASED_AFTER = (ir.Assign, ir.AugAssign, ir.ExprStmt)
-# statements a check at a call may replace whole when the call is all of their header
-_WHOLE = (ir.Assign, ir.AugAssign, ir.ExprStmt, ir.Return)
 
 
 def _callee_function(value: object) -> types.FunctionType | None:
@@ -380,7 +381,7 @@ class _Inliner:
             if checked:
                 # `d = add(...)`, `t += add(...)`, `return add(...)`: each branch ends with
                 # the statement itself (a result name would hold the value past it)
-                whole = isinstance(stmt, _WHOLE) and not spills and header_expression(stmt) is call
+                whole = isinstance(stmt, WHOLE_CALL_STATEMENTS) and not spills and header_expression(stmt) is call
                 statements, result = self._checked(call, target, statements, result, bound,
                                                    not released, stmt, whole, released)
                 if statements and whole:
@@ -425,7 +426,7 @@ class _Inliner:
         callee's name still holding the function inlined is relied on by the check on entry,
         and only the inlined code is kept. A check Python makes after unseen code may run in
         the statement itself stays."""
-        if isinstance(stmt, ir.If) and _fallback(stmt) is not None \
+        if isinstance(stmt, ir.If) and check_fallback(stmt) is not None \
                 and self._holds(stmt.test, stmt.loc):
             return stmt.body
         header = header_expression(stmt)
@@ -434,7 +435,7 @@ class _Inliner:
         late = self._late_checks(stmt, header)
 
         def decide(node: ir.Expr) -> ir.Expr:
-            if isinstance(node, ir.IfExp) and _falls_back(node.test, node.orelse) \
+            if isinstance(node, ir.IfExp) and falls_back(node.test, node.orelse) \
                     and node.test.operands[0].id not in late and self._holds(node.test, stmt.loc):  # type: ignore[attr-defined]
                 return node.body
             return node
@@ -456,7 +457,7 @@ class _Inliner:
             if header is not None:
                 late = self._late_checks(stmt, header)
                 decided = map_expr(header, lambda node: node.body if isinstance(node, ir.IfExp)
-                                   and node.test == check and _falls_back(node.test, node.orelse)
+                                   and node.test == check and falls_back(node.test, node.orelse)
                                    and check.operands[0].id not in late else node)  # type: ignore[attr-defined]
                 stmt = stmt if decided is header else with_header(stmt, decided)  # type: ignore[arg-type]
             result.append(stmt)
@@ -471,7 +472,7 @@ class _Inliner:
         check fails, which a check read before any unseen code does not (its name still holds
         what the check on entry, a recheck or an enclosing check found)."""
         inlined = map_expr(header, lambda node: ir.Build("tuple", (node.test, node.body))
-                           if isinstance(node, ir.IfExp) and _falls_back(node.test, node.orelse)
+                           if isinstance(node, ir.IfExp) and falls_back(node.test, node.orelse)
                            else node)
         return self.effects.reads(with_header(stmt, inlined))[0]  # type: ignore[arg-type]
 
@@ -638,52 +639,19 @@ def _fallback_calls(function: ir.Function) -> set[int]:
     `... if add is add_2 else add(...)` and in the `else` of `if add is add_2:`."""
     found: set[int] = set()
     for stmt in walk_statements(function.body):
-        if isinstance(stmt, ir.If) and (fallback := _fallback(stmt)) is not None:
+        if isinstance(stmt, ir.If) and (fallback := check_fallback(stmt)) is not None:
             found.add(id(fallback))
         for expr in statement_expressions(stmt):
             for node in walk_expr(expr):
-                if isinstance(node, ir.IfExp) and _falls_back(node.test, node.orelse):
+                if isinstance(node, ir.IfExp) and falls_back(node.test, node.orelse):
                     found.add(id(node.orelse))
     return found
-
-
-def fallback_size(body: tuple[ir.Stmt, ...]) -> int:
-    """The IR nodes of `body` that are calls as written behind checks at calls (the `else`
-    of `if add is add_2:`, the `add(c, d)` of `... if add is add_2 else add(c, d)`), which
-    go wherever the code is clean again."""
-    total = 0
-    for stmt in walk_statements(body):
-        if isinstance(stmt, ir.If) and _fallback(stmt) is not None:
-            total += body_size(stmt.orelse)
-        for expr in statement_expressions(stmt):
-            total += sum(sum(1 for _ in walk_expr(node.orelse)) for node in walk_expr(expr)
-                         if isinstance(node, ir.IfExp) and _falls_back(node.test, node.orelse))
-    return total
-
-
-def _fallback(stmt: ir.If) -> ir.Expr | None:
-    """The call a check at a call falls back to (`if add is add_2: ... else: r = add(...)`,
-    or any statement that is all that call: `else: t += add(...)`), or None."""
-    if len(stmt.orelse) == 1 and isinstance(stmt.orelse[0], _WHOLE) \
-            and (call := header_expression(stmt.orelse[0])) is not None \
-            and _falls_back(stmt.test, call):
-        return call
-    return None
 
 
 def _is_check(stmt: ir.If) -> bool:
     """Whether `stmt` is a check at a call inlined from a function bound here."""
     return isinstance(stmt.test, ir.Compare) and isinstance(stmt.test.operands[-1], ir.Const) \
-        and _fallback(stmt) is not None
-
-
-def _falls_back(test: ir.Expr, call: ir.Expr) -> bool:
-    """Whether `call` calls the name `test` checks (`add is add_2`; in generated code compiled
-    again, `add_2` is a name too)."""
-    return isinstance(test, ir.Compare) and test.ops == ("is",) \
-        and isinstance(test.operands[0], ir.Name) \
-        and isinstance(test.operands[1], (ir.Const, ir.Name)) \
-        and isinstance(call, ir.Call) and call.func == test.operands[0]
+        and check_fallback(stmt) is not None
 
 
 def _quiet_arguments(statements: list[ir.Stmt], bound: frozenset[str]) -> dict[str, ir.Expr] | None:

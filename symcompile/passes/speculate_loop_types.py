@@ -71,7 +71,7 @@ from ..ir.rewrite import (
     with_bodies,
 )
 from . import notes
-from .simplify_algebra import Simplifier
+from .algebra import Simplifier
 
 # the largest loop body (in IR nodes) given a second copy
 SPECULATION_BUDGET = 300

@@ -38,13 +38,13 @@ from ..analysis.effects import rewrite_clean_statements
 from ..ir.names import (
     MAX_FUNCTION_SIZE,
     body_size,
+    fallback_size,
     may_leave_block,
     size,
     written_names,
 )
 from ..ir.rewrite import copy_statements
 from . import notes
-from .inline_calls import fallback_size
 
 MAX_TURNS = 8
 MAX_UNROLLED_NODES = 400
