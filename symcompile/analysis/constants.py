@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import types
+from typing import Callable
 
 import numpy as np
 
@@ -21,7 +22,7 @@ from .fold_budget import MAX_INT_BITS, MAX_STR_LENGTH, MAX_TUPLE_LENGTH, MAX_TUP
 FOLDABLE_TYPES = (bool, int, float, complex, str, bytes, type(None), np.generic)
 
 # builtins and math functions that compute a value from their arguments and nothing else
-PURE_BUILTINS = frozenset({
+PURE_BUILTINS: frozenset[Callable[..., object]] = frozenset({
     abs, min, max, len, round, int, float, complex, bool, divmod, pow, chr, ord, sum,
 })
 PURE_MODULES: frozenset[types.ModuleType] = frozenset({math})
