@@ -38,7 +38,6 @@ RELEASED_AFTER = (ir.Assign, ir.AugAssign, ir.ExprStmt)
 Expansion = tuple[list[ir.Stmt], ir.Expr, list[ir.Stmt]]
 
 
-
 class NewNames:
     """The names inlining makes in a caller (callees' locals, results, flags, temporaries),
     each fresh: none of the caller's own, nor one made before."""
@@ -51,7 +50,6 @@ class NewNames:
         name = fresh_name(wanted, self.taken)
         self.made.add(name)
         return name
-
 
 
 class Bodies:
