@@ -5,7 +5,9 @@ Layers, lowest first: `examples/` (user code that imports nothing of symcompile)
 package's `__init__` and `__main__`. A module may
 import from its own layer or a lower one, never a higher one; modules import no cycle, deferred
 imports included; an import inside a function (deferred) is allowed only where it breaks a real
-cost, listed in `DEFERRED` with the reason.
+cost, listed in `DEFERRED` with the reason. Within `passes/`, a pass module (one that
+`pipeline.PASSES` or `RUN_LAST` names) imports no other pass module: what two passes share is
+a fact of the IR or of the analyses, or a support module of `passes/` (notes, returns, algebra).
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ import ast
 from pathlib import Path
 
 import pytest
+
+from symcompile.passes import pipeline
 
 PACKAGE = Path(__file__).resolve().parent.parent / "symcompile"
 
@@ -115,3 +119,10 @@ def test_deferred_imports_are_each_explained() -> None:
                          for target, deferred in imports(path)
                          if deferred and (module, target) not in DEFERRED.keys() | PENDING)
     assert not unexplained, f"imports inside functions, not listed in DEFERRED: {unexplained}"
+
+
+def test_no_pass_module_imports_another_pass_module() -> None:
+    passes = {run_pass.__module__ for run_pass in (*pipeline.PASSES, *pipeline.RUN_LAST)}
+    borrowed = sorted(f"{module} imports {target}" for module in passes
+                      for target in GRAPH[module] if target in passes)
+    assert not borrowed, "passes borrowing each other's internals:\n" + "\n".join(borrowed)

@@ -38,7 +38,12 @@ from typing import Sequence
 from .. import ir
 from ..errors import SymbolicError
 from ..frontend import build as frontend
-from ..ir.rewrite import expr_children, nested_bodies, statement_expressions, walk_statements
+from ..ir.rewrite import (
+    expr_children,
+    nested_bodies,
+    statement_expressions,
+    walk_statements,
+)
 from .attributes import static_attribute
 from .evaluation_order import late_reads, stored, target_parts
 from .plain_values import PlainValues

@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterator
 
 from .. import ir
+from ..analysis.constants import PURE_BUILTINS
 from ..analysis.trusted import TRUSTED_MODULES
 from ..backend import codegen
 from ..errors import SymbolicError
@@ -52,7 +53,6 @@ from ..frontend import build as frontend
 from ..ir.names import local_names
 from ..ir.rewrite import map_statement_expressions, map_statements
 from ..passes import pipeline
-from ..passes.fold_constants import PURE_BUILTINS
 
 # names through which a module can rebind its globals (or the builtins) without naming them
 # (`getattr` too, unless its attribute is a constant string not in this set)
