@@ -175,3 +175,57 @@ def test_the_cache_owns_the_versions_and_the_face_only_installs(make_module: Mak
     assert compiled.__code__ is version.loaded().__code__  # the installed code, called directly
     assert api.version_for(compiled, 1.0, 2.0) is version
     assert pipeline.PASSES == state.cache.options.passes
+
+
+# ------------------------------------------------------------ f.versions() (issue 13 #1)
+
+
+def test_always_explainable_versions_lists_each_cached_version_with_its_entry_conditions(
+        make_module: MakeModule) -> None:
+    module = make_module("""
+        def add(x, y):
+            return x + y
+
+        def f(x):
+            return add(x, 1.0) * 1.0
+    """)
+    compiled = sc.symbolic(module.f)
+    assert compiled.versions() == []  # nothing compiled before the first call
+    assert compiled(2.0) == 3.0
+    (typed,) = compiled.versions()
+    assert typed.installed and not typed.any_types and typed.static == {}
+    assert typed.conditions[0].startswith("global add is <function")
+    assert "type(x) is float" in typed.conditions
+    assert typed.source == sc.source(compiled, 2.0)
+    assert compiled(2) == 3.0  # an int: the version for any types
+    typed_again, general = compiled.versions()
+    assert typed_again == typed
+    assert general.any_types and not general.installed
+    assert not any(condition.startswith("type(") for condition in general.conditions)
+    assert general.source == sc.source(compiled, 2)
+
+
+def test_versions_lists_static_values_and_what_is_dropped(make_module: MakeModule) -> None:
+    module = make_module("""
+        def power(x, n):
+            result = 1
+            for _ in range(n):
+                result = result * x
+            return result
+    """)
+    compiled = sc.symbolic(module.power, static_argnames=("n",))
+    assert compiled(2, 3) == 8 and compiled(2, 2) == 4
+    listed = compiled.versions()
+    assert [version.static for version in listed] == [{"n": 3}, {"n": 2}]
+    assert [version.installed for version in listed] == [True, False]
+    assert all("n is 3" in v.conditions or "n is 2" in v.conditions for v in listed)
+    sc.clear_cache()
+    assert compiled.versions() == []
+
+
+def test_entry_conditions_of_a_compiled_object(make_module: MakeModule) -> None:
+    module = make_module(SOURCE)
+    compiled = sc.symbolic(module.Scaled(3.0))
+    assert compiled(2.0) == 6.0
+    (version,) = compiled.versions()
+    assert any("as compiled" in condition for condition in version.conditions)

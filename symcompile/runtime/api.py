@@ -106,7 +106,8 @@ class SymbolicFunction:
         wrapper.__kwdefaults__ = original.__kwdefaults__
         functools.update_wrapper(wrapper, original)
         vars(wrapper).update(original=original, source=SourceText(self),
-                             recompile=self.recompile, _symcompile=self)
+                             recompile=self.recompile, versions=self.cache.listing,
+                             _symcompile=self)
         return wrapper
 
     def _forwarding(self, free_count: int, target: Callable[..., Any]) -> types.CodeType:
@@ -186,7 +187,8 @@ def symbolic(func: Any = None, /, *, passes: Sequence[Pass] | None = None,
 
     Use bare (`@symbolic`) or with options (`@symbolic(guards=False)`). The result is a plain
     function with the original's name, docstring and signature, plus `.source` (the generated
-    source), `.original` (the undecorated function, also `__wrapped__`) and `.recompile()`.
+    source), `.original` (the undecorated function, also `__wrapped__`), `.recompile()` and
+    `.versions()` (every cached version with what it checks on entry: `cache.CachedVersion`).
 
     Options:
       passes: the passes to run, replacing the default pipeline `symcompile.passes.pipeline.PASSES`.

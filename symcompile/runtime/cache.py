@@ -101,16 +101,42 @@ def static_change(old: dict[str, object], new: dict[str, object]) -> str:
                      f"{describe_value(new[name])}" for name in changed) or "new static values"
 
 
+def _named(kind: ArgumentType | None) -> str:
+    if kind is None:
+        return "another type"
+    return kind.__name__ if isinstance(kind, type) else str(kind)
+
+
 def type_change(relied: dict[str, ArgumentType], kinds: dict[str, ArgumentType]) -> str:
     """Why a call needs the version for any types: its arguments' types that differ."""
-    def named(kind: ArgumentType | None) -> str:
-        if kind is None:
-            return "another type"
-        return kind.__name__ if isinstance(kind, type) else str(kind)
-    changed = [f"{name} is {named(kinds.get(name))}, compiled for {named(kind)}"
+    changed = [f"{name} is {_named(kinds.get(name))}, compiled for {_named(kind)}"
                for name, kind in relied.items() if kinds.get(name) != kind]
     return "argument types changed: " + "; ".join(changed) if changed \
         else "the version for any argument types"
+
+
+def entry_condition(assumption: ir.Assumption) -> str:
+    """What a version checks on entry for one assumption, in words: `type(x) is float`,
+    `n is 3`, `global add is <function add at 0x...>`, or an object fact (`layer.W is as
+    compiled`)."""
+    if assumption.of_type and isinstance(assumption.value, (type, ir.ArrayKind)):
+        return f"type({assumption.name}) is {_named(assumption.value)}"
+    if assumption.argument:
+        return f"{assumption.name} is {describe_value(assumption.value)}"
+    if assumption.fails_when is not None:
+        return f"not {ir.format_expr(assumption.fails_when)} ({assumption.reason})"
+    return f"global {assumption.name} is {describe_value(assumption.value)}"
+
+
+@dataclasses.dataclass(frozen=True)
+class CachedVersion:
+    """One cached version of a `@symbolic` function, as `f.versions()` lists it."""
+
+    static: dict[str, object]    # the static argument values it was compiled for
+    conditions: tuple[str, ...]  # what it checks on entry (`entry_condition`); () for none
+    source: str                  # its generated source
+    installed: bool              # whether it is the public function's code now
+    any_types: bool              # whether it takes arguments of any type (no type checks)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -305,6 +331,16 @@ class FunctionCache:
         """Each key's version for arguments of any type, where compiled (a copy)."""
         with self.lock:
             return {key: s.untyped for key, s in self.store.slots.items() if s.untyped}
+
+    def listing(self) -> list[CachedVersion]:
+        """Every cached version with its entry conditions, least recently used key first."""
+        with self.lock:
+            installed = self.installed()
+            held = [(slot, version) for slot in self.store.slots.values()
+                    for version in slot.versions()]
+        return [CachedVersion(dict(slot.static), tuple(map(entry_condition, version.assumptions)),
+                              version.source, version is installed, not _relied_types(version))
+                for slot, version in held]
 
     def info(self) -> CacheInfo:
         with self.lock:
