@@ -170,7 +170,7 @@ def time_function(label: str, func: types.FunctionType, args: tuple[object, ...]
     """Time every mode, round-robin, `repeats` times (fewer when one compile is slow)."""
     import symcompile as sc
     from symcompile.runtime import api
-    version = api._version_for(sc.symbolic(func), args, {}, "bench")
+    version = api.version_for(sc.symbolic(func), *args)
     samples: dict[str, list[float]] = {mode: [] for mode in MODES}
     for repeat in range(repeats):
         for mode in MODES:

@@ -33,8 +33,6 @@ DEFERRED: dict[tuple[str, str], str] = {
 }
 
 
-# Violations being removed in this session's next step (one compile path); the set must end empty.
-PENDING = {("symcompile.runtime.check", "symcompile.runtime.api")}
 
 
 def module_name(path: Path) -> str:
@@ -85,7 +83,7 @@ GRAPH = {module: {target for target, _ in imports(path)
 @pytest.mark.parametrize("module", sorted(MODULES))
 def test_no_module_imports_a_higher_layer(module: str) -> None:
     upward = sorted(target for target in GRAPH[module]
-                    if layer(target) > layer(module) and (module, target) not in PENDING)
+                    if layer(target) > layer(module))
     assert not upward, f"{module} (layer {LAYERS[layer(module)]}) imports upward: {upward}"
 
 
@@ -98,8 +96,6 @@ def test_no_import_cycles() -> None:
         state[module] = 1
         stack.append(module)
         for target in sorted(GRAPH.get(module, ())):
-            if (module, target) in PENDING:
-                continue
             target = target if target in GRAPH else target.rsplit(".", 1)[0]
             if state.get(target) == 1:
                 cycles.append(" → ".join(stack[stack.index(target):] + [target]))
@@ -117,7 +113,7 @@ def test_no_import_cycles() -> None:
 def test_deferred_imports_are_each_explained() -> None:
     unexplained = sorted((module, target) for module, path in MODULES.items()
                          for target, deferred in imports(path)
-                         if deferred and (module, target) not in DEFERRED.keys() | PENDING)
+                         if deferred and (module, target) not in DEFERRED)
     assert not unexplained, f"imports inside functions, not listed in DEFERRED: {unexplained}"
 
 

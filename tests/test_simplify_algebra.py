@@ -425,7 +425,7 @@ def test_source_shows_the_version_the_arguments_select() -> None:
 
 def test_after_max_type_misses_the_version_for_any_types_is_installed(compile_counter: list[str]) -> None:
     compiled = sc.symbolic(times_one_float)
-    state = compiled._symcompile
+    state = compiled._symcompile.cache
     assert compiled(2.0) == 2.0
     typed = sc.compiled_function(compiled, 2.0)
     assert compiled.__code__ is typed.__code__
@@ -449,7 +449,7 @@ def test_a_float_subclass_is_not_a_float() -> None:
     value = OffByHalf(2.0)
     assert same_value(times_one_float(value), 2.5)
     assert same_value(compiled(value), 2.5)
-    assert compiled._symcompile.type_misses == 1
+    assert compiled._symcompile.cache.type_misses == 1
     fast = sc.symbolic(times_zero_float, fastmath=True)
     fast(2.0)
     assert same_value(fast(OffByHalf(2.0)), (0.5, 0.5))
@@ -460,7 +460,7 @@ def test_a_numpy_float64_is_not_a_float() -> None:
     compiled(2.0)
     result = compiled(np.float64(-0.0))
     assert type(result) is np.float64 and same_value(result, np.float64(-0.0))
-    assert compiled._symcompile.type_misses == 1
+    assert compiled._symcompile.cache.type_misses == 1
     fast = sc.symbolic(times_zero_float, fastmath=True)
     fast(2.0)
     # np.float64(-3.0) * 0.0 is np.float64(-0.0); the float version's `0.0` is a float, and +0.0

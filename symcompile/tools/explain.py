@@ -168,24 +168,22 @@ def _labelled_diff(run: PassRun, rendered: SourceLines) -> str:
 def explain(func: Any, *args: Any, **kwargs: Any) -> Explanation:
     """What the compiler did to `func` (a function, `@symbolic` or not) for these arguments."""
     compiled = func if api.is_symbolic(func) else api.symbolic(func)
-    version = api._version_for(compiled, args, kwargs, "explain")
-    state = compiled._symcompile
-    log = version.log
-    before = log[0].before if log else version.ir
+    version = api.version_for(compiled, *args, **kwargs)
+    before = version.before if version.log else version.ir  # no pass ran: as it is relied on
     steps = []
     rendered: SourceLines = {}
-    for run in log:
+    for run in version.log:
         if run.changed:
             steps.append(Step(run.name, run.round, size(run.before), size(run.after),
                               run.seconds, _labelled_diff(run, rendered), run.notes))
-    missed = dict.fromkeys(note.text(codegen.expression_text) for run in log for note in run.notes
+    missed = dict.fromkeys(note.text(codegen.expression_text) for note in version.notes
                            if note.kind == "missed")
-    said = [note for run in log for note in run.notes]
     commented = codegen.render_function(version.ir, comments=notes.comments_for(
-        version.ir, said, state.source.lines)).source if version.ir is not None else version.source
+        version.ir, version.notes, version.written.lines)).source \
+        if version.ir is not None else version.source
     return Explanation(
-        name=state.original.__qualname__,
-        original=state.source.text,
+        name=compiled.__qualname__,
+        original=version.written.text,
         ir_text=ir.format_function(before) if before is not None else "",
         steps=tuple(steps),
         final=version.source,
