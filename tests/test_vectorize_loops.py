@@ -369,3 +369,16 @@ def test_same_bits_element_maps_property(make_module: Callable[[str], types.Modu
     a = rng_array((2 * n + 2,), dtype, seed=n)[::2 if strided else 1][:n + 1]
     b = rng_array((n + 1,), dtype, seed=n + 1)
     assert_equivalent(module.f, sc.symbolic(module.f), (np.zeros(n + 1, dtype), a, b))
+
+
+def test_same_warnings_underflow_follows_the_error_state(kernels: types.ModuleType) -> None:
+    tiny = np.array([1e-200, 1.0, 1e-200])
+    check(kernels, "scale_add", np.zeros(3), tiny, np.zeros(3), 1e-200)  # underflow: ignored by both
+    fast = compiled(kernels, "scale_add")
+    fast(np.zeros(3), np.ones(3), np.zeros(3), 1.0)
+    with np.errstate(under="warn"), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = np.zeros(3)
+        fast(out, tiny, np.zeros(3), 1e-200)
+    assert [str(w.message) for w in caught] == ["underflow encountered in scalar multiply"] * 2
+    assert out[1] == 1e-200

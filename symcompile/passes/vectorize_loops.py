@@ -1,24 +1,10 @@
 """vectorize_loops: a loop over indices of NumPy arrays becomes whole-array operations.
 
-    for i in range(1, n - 1):
-        out[i] = (u[i - 1] + u[i + 1]) * 0.5
-
-computes, for every element, the operations `np.add` and `np.multiply` compute on slices, in
-the same order and so to the same bits (`u[i]` of a float64 array is a `np.float64`: the loop
-already calls NumPy's scalar arithmetic). Runs after the other passes have settled (a lowering,
-`RUN_LAST`), only in versions compiled for the arrays' types (`ir.ArrayKind`), and leaves the
-loop in place as the fallback, so the rewritten code reads:
-
-    vectorized = False
-    if 0 < n - 2 and n - 1 < u.shape[0] and ... and not np.may_share_memory(out, u):
-        for fp_errors in floating_point_errors_recorded():
-            t = (u[0:n - 2] + u[2:n]) * 0.5
-        if not fp_errors:
-            out[1:n - 1] = t
-            vectorized = True
-    if not vectorized:
-        for i in range(1, n - 1):
-            out[i] = (u[i - 1] + u[i + 1]) * 0.5
+`for i in range(1, n - 1): out[i] = (u[i - 1] + u[i + 1]) * 0.5` computes, for every element,
+what `np.add` and `np.multiply` compute on slices, in the same order and so to the same bits
+(`u[i]` of a float64 array is a `np.float64`: the loop already runs NumPy's scalar arithmetic).
+Runs after the other passes have settled (a lowering, `RUN_LAST`), only in versions compiled
+for the arrays' types (`ir.ArrayKind`), and keeps the loop as the fallback (see the example).
 
 What must hold, each checked where it runs or proven here (see docs/rules.md):
 
@@ -36,10 +22,29 @@ What must hold, each checked where it runs or proven here (see docs/rules.md):
   bools, `abs` and unary minus of floats (integer `+ - *` are left alone: a NumPy integer
   scalar warns on overflow, an array wraps silently);
 - warnings: the element values are computed with NumPy's floating-point errors recorded, not
-  reported; if any was raised (overflow, division by zero, invalid, underflow), nothing has
-  been written and the loop runs as written, so it warns or raises exactly as the original;
+  reported; if any the error state would report was raised (by default overflow, division by
+  zero, invalid), nothing has been written and the loop runs as written, so it warns or raises
+  exactly as the original;
 - the loop variables and scalar locals are not read after the loop (so their last values do
   not matter).
+
+Example::
+
+    def smooth(out: "float64[n]", u: "float64[n]", n: int):
+        for i in range(1, n - 1):
+            out[i] = (u[i - 1] + u[i + 1]) * 0.5
+    # --- after vectorize_loops ---
+    def smooth(out: "float64[n]", u: "float64[n]", n: int):
+        vectorized = False
+        if range is range_2 and 1 < n - 1 and n - 1 < u.shape[0] and not may_share_memory(out, u):
+            for fp_errors in floating_point_errors_recorded():
+                out_new = (u[0:n - 2] + u[2:n]) * 0.5
+            if not fp_errors:
+                out[1:n - 1] = out_new
+                vectorized = True
+        if not vectorized:
+            for i in range(1, n - 1):
+                out[i] = (u[i - 1] + u[i + 1]) * 0.5
 """
 
 from __future__ import annotations
@@ -81,11 +86,14 @@ _COMPARISONS = frozenset({"lt", "le", "gt", "ge", "eq", "ne"})
 
 
 def floating_point_errors_recorded() -> Iterator[list[str]]:
-    """Run the body of a `for` over this once, with NumPy's floating-point errors recorded in
-    the list it yields (`['overflow']`) instead of reported. The error state is restored when
-    the body ends, and when it raises (the generator is closed as the loop is left)."""
+    """Run the body of a `for` over this once, with the floating-point errors NumPy would
+    report now (those the error state does not ignore: by default overflow, division by zero
+    and invalid, not underflow) recorded in the list it yields (`['overflow']`) instead of
+    reported. The error state is restored when the body ends, and when it raises (the
+    generator is closed as the loop is left)."""
     seen: list[str] = []
-    with np.errstate(all="call", call=lambda kind, _flag: seen.append(kind)):
+    modes = {kind: "ignore" if mode == "ignore" else "call" for kind, mode in np.geterr().items()}
+    with np.errstate(call=lambda kind, _flag: seen.append(kind), **modes):  # type: ignore[arg-type]
         yield seen
 
 
@@ -336,7 +344,9 @@ class _Vectorizer:
     def _operation(self, op: str, expr: ir.Expr, kinds: list[Known], nest: _Nest) -> Known:
         result = self._typed(ir.Op(op, _placeholders(kinds)), kinds, expr)
         if result.array is None:
-            if op in _ARITHMETIC - {"truediv"} or op in _BITWISE:
+            divisor = expr.args[-1] if isinstance(expr, ir.Op) else None
+            if op in _ARITHMETIC - {"truediv"} or op in _BITWISE or op == "truediv" and \
+                    isinstance(divisor, ir.Const) and divisor.value:
                 return result  # numbers once instead of once a turn: the same value, no error
             raise Refused(f"{_spell(expr)} on plain numbers may raise")
         dtype = result.array.dtype
