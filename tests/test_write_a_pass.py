@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pytest
 
+from symcompile.backend import codegen
 from symcompile.passes import pipeline
 from tests import test_passes_differential as differential
 from tests.corpus import CORPUS_BY_NAME, CORPUS_NAMES
@@ -52,6 +53,8 @@ def test_the_page_pass_reports_what_it_changed_and_only_that(page: dict[str, obj
             for run in log:
                 said = [note for note in run.notes if note.kind == "changed"]
                 assert bool(said) == run.changed, (function.__name__, run.name, run.round, said)
+                # and explain can show each one (the template and subjects are as the page says)
+                assert all(note.text(codegen.expression_text) for note in said)
                 fired += run.changed and run.name == registered.__name__
     assert fired, "the page's pass never fired: the check checks nothing"
 

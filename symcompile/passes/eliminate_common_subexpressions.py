@@ -49,7 +49,6 @@ from typing import Callable
 
 from .. import ir
 from ..analysis.value_types import TypeEnv, Typer, type_assumptions, types_before
-from ..backend.codegen import expression_text
 from ..ir.names import (
     ValueNumbers,
     all_names,
@@ -284,7 +283,7 @@ class _Sharer:
             else:
                 continue
             said.update(self.numbers.of(part) for part in walk_expr(node))
-            notes.missed(f"not shared {expression_text(node)}: {why}", stmt.loc)
+            notes.missed("share", "not shared {}: {}", node, why, loc=stmt.loc)
 
     def _nested(self, stmt: ir.Stmt, bound: frozenset[str]) -> ir.Stmt:
         bodies = nested_bodies(stmt)
@@ -371,7 +370,7 @@ class _Sharer:
                 header, lambda node: name if id(node) in replaced else node))
             index.add(later, statements[later])
         at = min(found)
-        notes.changed(f"share {expression_text(expr)} as {name.id}", statements[at].loc)
+        notes.changed("share", "share {} as {}", expr, name.id, loc=statements[at].loc)
         return ir.Assign((name,), expr, statements[at].loc)
 
 

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 from .. import ir
 from ..analysis.finalizers import held_before
-from ..backend.codegen import expression_text
 from ..ir.names import (
     bound_on_entry,
     introspects,
@@ -62,11 +61,12 @@ def eliminate_dead_code(function: ir.Function) -> ir.Function:
                 names = {target.id for target in targets if isinstance(target, ir.Name)}
                 unread = not names & (live[id(stmt)] | kept)
                 if unread and not quiet:
-                    notes.missed(f"not dropped {_assignment_text(stmt)}: the value may raise or "
-                                 "run code", stmt.loc)
+                    notes.missed("drop dead", f"not dropped {_assignment(stmt)}: the value may raise or "
+                                 "run code", *stmt.targets, stmt.value, loc=stmt.loc)
                 elif unread and names & held.get(id(stmt), names):
-                    notes.missed(f"not dropped {_assignment_text(stmt)}: it ends the value it "
-                                 "replaces, which may have a finalizer (__del__)", stmt.loc)
+                    notes.missed("drop dead", f"not dropped {_assignment(stmt)}: it ends the value it "
+                                 "replaces, which may have a finalizer (__del__)", *stmt.targets,
+                                 stmt.value, loc=stmt.loc)
                     return False
                 return unread and quiet
             case ir.ExprStmt():
@@ -76,9 +76,10 @@ def eliminate_dead_code(function: ir.Function) -> ir.Function:
     def drops(stmt: ir.Stmt) -> bool:
         match stmt:
             case ir.Assign() if dead(stmt):
-                notes.changed(f"drop dead {_assignment_text(stmt)}", stmt.loc)
+                notes.changed("drop dead", f"drop dead {_assignment(stmt)}", *stmt.targets, stmt.value,
+                              loc=stmt.loc)
             case ir.ExprStmt() if dead(stmt):
-                notes.changed(f"drop quiet expression {expression_text(stmt.value)}", stmt.loc)
+                notes.changed("drop quiet", "drop quiet expression {}", stmt.value, loc=stmt.loc)
             case _:
                 return False
         return True
@@ -103,6 +104,6 @@ def eliminate_dead_code(function: ir.Function) -> ir.Function:
     return function.with_body(sweep(map_statements(function.body, visit)))
 
 
-def _assignment_text(stmt: ir.Assign) -> str:
-    """`x = 3`, for notes."""
-    return " = ".join(map(expression_text, (*stmt.targets, stmt.value)))
+def _assignment(stmt: ir.Assign) -> str:
+    """The template of a note about `stmt`: `{} = {}`, one `{}` per target and the value."""
+    return " = ".join(["{}"] * (len(stmt.targets) + 1))

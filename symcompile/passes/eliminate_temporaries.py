@@ -130,7 +130,7 @@ class _Lowering:
                        and (known := env.get(name)) is not None and known.array is not None)
         if not dying or isinstance(stmt, ir.Return):
             return lowered
-        notes.changed(f"free {', '.join(dying)} after its last use", stmt.loc)
+        notes.changed("free", "free {} after its last use", ", ".join(dying), loc=stmt.loc)
         return [*lowered, _freeing(dying, stmt.loc)]
 
     def _lowered(self, stmt: ir.Stmt) -> list[ir.Stmt]:
@@ -156,8 +156,8 @@ class _Lowering:
                    for index, root in enumerate(roots)]
         if not work.in_place:
             return [stmt]
-        notes.changed(f"compute in place ×{work.in_place}" if work.in_place > 1 else
-                      "compute in place", stmt.loc)
+        notes.changed("compute in place", "compute in place ×{}" if work.in_place > 1 else
+                      "compute in place", work.in_place, loc=stmt.loc)
         self.relied |= work.relied
         return self._finish(stmt, results, work)
 

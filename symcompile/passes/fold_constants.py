@@ -38,7 +38,6 @@ from ..analysis.fold_budget import (
     MAX_TUPLE_LENGTH,
     MAX_TUPLE_SIZE,
 )
-from ..backend.codegen import expression_text
 from ..ir.names import written_names
 from ..ir.ops import OPS
 from ..ir.rewrite import map_statement_expressions, walk_statements
@@ -177,8 +176,8 @@ class _Folder:
         clean = _Folder(self.function, self.written, [], self.in_loop, self.loc).values(exprs)
         if clean is not None:
             names = ", ".join(assumption.name for assumption in clean[1])
-            notes.missed(f"not folded {names}: calls code the compiler cannot see before it",
-                         self.loc)
+            notes.missed("fold", "not folded {}: calls code the compiler cannot see before it",
+                         names, loc=self.loc)
 
     def folded(self, result: ir.Expr, assumptions: list[ir.Assumption]) -> ir.Expr:
         """`result`, recording the assumptions it took."""
@@ -196,7 +195,7 @@ class _Folder:
             return expr
         ok, result = evaluate(function, found[0], kwargs, priced_as)
         if not ok:
-            notes.missed(f"not folded {expression_text(expr)}: {result}", self.loc)
+            notes.missed("fold", "not folded {}: {}", expr, str(result), loc=self.loc)
             return expr
         return self.folded(ir.Const(result), found[1] + (extra or []))
 
@@ -276,8 +275,8 @@ class _Folder:
             return None
         ok, result = evaluate(OPS[ops[0]].evaluate, found[0])
         if not ok:
-            notes.missed(f"not folded {expression_text(ir.Compare(ops[:1], operands[:2]))}: "
-                         f"{result}", self.loc)
+            notes.missed("fold", "not folded {}: {}", ir.Compare(ops[:1], operands[:2]), str(result),
+                         loc=self.loc)
             return None
         return self.folded(ir.Compare(ops[1:], operands[1:]) if result else ir.Const(result), found[1])
 
@@ -331,19 +330,32 @@ def fold_constants(function: ir.Function) -> ir.Function:
             found = folder.values((stmt.test,))  # a global flag: the branch not taken goes
             if found is not None:
                 test = folder.folded(ir.Const(found[0][0]), found[1])
-                notes.changed(f"fold {stmt.test.id} → {expression_text(test)}", stmt.loc)
+                notes.changed("fold", "fold {} → {}", stmt.test.id, test, loc=stmt.loc)
                 stmt = ir.If(test, stmt.body, stmt.orelse, stmt.loc) if isinstance(stmt, ir.If) \
                     else ir.While(test, stmt.body, stmt.orelse, stmt.loc)
 
         def fold(expr: ir.Expr) -> ir.Expr:
             folded = folder.fold(expr)
             if folded is not expr:
-                before, after = expression_text(expr), expression_text(folded)
-                # `-1` and `(1, 2)` are operations in the IR, and read the same as constants
-                rule = f"{before} → {after}" if before != after else f"{before} into one constant"
-                notes.changed(f"fold {rule}", stmt.loc)
+                if _reads_as_its_constant(expr):
+                    notes.changed("fold", "fold {} into one constant", expr, loc=stmt.loc)
+                else:
+                    notes.changed("fold", "fold {} → {}", expr, folded, loc=stmt.loc)
             return folded
 
         return map_statement_expressions(stmt, fold)
 
     return rewrite_clean_statements(function, fold_statement, assumed, effects)
+
+
+def _reads_as_its_constant(expr: ir.Expr) -> bool:
+    """Whether `expr` is an operation in the IR that Python source spells as the constant it
+    folds to: `-1`, `-2.5`, `(1, 'a', -3)`."""
+    match expr:
+        case ir.Op("neg", (ir.Const(value),)):
+            return type(value) in (int, float) and value == value and abs(value) != float("inf")
+        case ir.Build("tuple", items):
+            return all(_reads_as_its_constant(item) or
+                       isinstance(item, ir.Const) and type(item.value) in (int, float, str)
+                       for item in items)
+    return False

@@ -34,7 +34,6 @@ from __future__ import annotations
 from .. import ir
 from ..analysis.finalizers import held_before, owned
 from ..analysis.value_types import types_before
-from ..backend.codegen import expression_text
 from ..ir.names import (
     MAX_EXPRESSION_SIZE,
     assigned_names,
@@ -156,13 +155,13 @@ class _Forwarder:
                         _too_big(required_header(stmt), value):
                     break
                 if not self._dies_in_place(name, value, result[-1], use, stmt, body[index + 1:]):
-                    notes.missed(f"not forwarded {name} = {expression_text(value)}: it would "
-                                 "die at another moment (a finalizer would run elsewhere)",
-                                 result[-1].loc)
+                    notes.missed("forward", "not forwarded {} = {}: it would die at another moment "
+                                 "(a finalizer would run elsewhere)", name, value,
+                                 loc=result[-1].loc)
                     break
                 stmt = with_header(stmt, replace_first(required_header(stmt), use, value))
                 self._same_facts(stmt, original)
-                notes.changed(f"forward {name} = {expression_text(value)}", result.pop().loc)
+                notes.changed("forward", "forward {} = {}", name, value, loc=result.pop().loc)
             result.append(stmt)
         return unchanged_or_new(body, result)
 

@@ -31,7 +31,6 @@ import types
 
 from .. import ir
 from ..analysis.effects import TRUSTED_MODULES
-from ..backend.codegen import expression_text
 from ..ir.names import written_names
 from ..ir.rewrite import map_statement_expressions, map_statements
 from . import notes
@@ -58,9 +57,9 @@ def hoist_globals(function: ir.Function) -> ir.Function:
         return None
 
     def hoist(stmt: ir.Stmt) -> ir.Stmt:
-        # the Python text of each object bound, by the node now in its place: `np.linalg.norm`
-        # binds `np.linalg` first, whose text the binding of `norm` then takes over
-        texts: dict[int, str] = {}
+        # the expression as written of each object bound, by the node now in its place:
+        # `np.linalg.norm` binds `np.linalg` first, whose spelling `norm`'s binding takes over
+        written: dict[int, ir.Expr] = {}
 
         def resolve(expr: ir.Expr) -> ir.Expr:
             if isinstance(expr, ir.Attribute):
@@ -69,17 +68,17 @@ def hoist_globals(function: ir.Function) -> ir.Function:
                     value = vars(module)[expr.attr]
                     if callable(value) or _trusted_module(value):
                         bound = ir.Const(value)
-                        owner = texts.pop(id(expr.value), None) or expression_text(expr.value)
-                        texts[id(bound)] = f"{owner}.{expr.attr}"
+                        owner = written.pop(id(expr.value), expr.value)
+                        written[id(bound)] = ir.Attribute(owner, expr.attr)
                         return bound
                 elif isinstance(module, types.ModuleType) and not _trusted_module(module):
-                    notes.missed(f"not bound {expression_text(expr)}: only functions of NumPy, "
-                                 "math and cmath are", stmt.loc)
+                    notes.missed("bind", "not bound {}: only functions of NumPy, math and cmath "
+                                 "are", expr, loc=stmt.loc)
             return expr
 
         new = map_statement_expressions(stmt, resolve)
-        for text in texts.values():
-            notes.changed(f"bind {text} at compile time", stmt.loc)
+        for spelled in written.values():
+            notes.changed("bind", "bind {} at compile time", spelled, loc=stmt.loc)
         return new
 
     return function.with_body(map_statements(function.body, hoist))

@@ -44,7 +44,6 @@ from ..analysis.value_types import (
     type_of,
     types_before,
 )
-from ..backend.codegen import expression_text
 from ..ir.names import all_names, assigned_names, fresh_name, untracked_names
 from ..ir.rewrite import (
     expr_children,
@@ -171,7 +170,7 @@ class _Hoister:
                 if len(args) == len(expr.args):
                     why = "a product of ints may be slow, and the loop may not compute it" \
                         if _costly(expr.op, args) else "may raise"
-                    notes.missed(f"not hoisted {expression_text(expr)}: {why}", loop.loc)
+                    notes.missed("hoist", "not hoisted {}: {}", expr, why, loc=loop.loc)
             for child in expr_children(expr):
                 visit(child)
 
@@ -211,7 +210,7 @@ class _Hoister:
         for expr, facts in invariants.items():
             if expr in used:  # (one inside a larger invariant is replaced there first)
                 hoisted.append(ir.Assign((temps[expr],), expr, loop.loc))
-                notes.changed(f"hoist {expression_text(expr)} out of the loop", loop.loc)
+                notes.changed("hoist", "hoist {} out of the loop", expr, loc=loop.loc)
                 self.relied.update(name for fact in facts for name in fact.arguments)
         return (*hoisted, new_loop)
 

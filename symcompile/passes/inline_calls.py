@@ -74,7 +74,6 @@ from ..analysis.attributes import static_attribute
 from ..analysis.effects import TRUSTED_MODULES, Effects, rewrite_clean_statements
 from ..analysis.finalizers import callee_releases, owned, release
 from ..analysis.value_types import TypeEnv, types_before
-from ..backend.codegen import expression_text
 from ..errors import SymbolicError
 from ..frontend import build as frontend
 from ..ir.names import (
@@ -417,8 +416,8 @@ class _Inliner:
 
     def _said_checked(self, call: ir.Call, loc: ir.Loc) -> None:
         label = _callee_label(call)
-        notes.changed(f"inline {label} behind a check of {label} at the call (code the "
-                      "compiler cannot see may run before it)", loc)
+        notes.changed("inline", "inline {} behind a check of {} at the call (code the compiler "
+                      "cannot see may run before it)", label, label, loc=loc)
 
     def _resolved(self, stmt: ir.Stmt) -> ir.Stmt | tuple[ir.Stmt, ...]:
         """A clean statement with the checks at calls made where it was not clean (a copy of
@@ -485,8 +484,8 @@ class _Inliner:
         found, value = self.namespace.lookup(name)
         if not found or value is not inlined.value:
             return False
-        notes.changed(f"inline {name} without its check at the call (nothing unseen runs "
-                      "before it here)", loc)
+        notes.changed("inline", "inline {} without its check at the call (nothing unseen runs "
+                      "before it here)", name, loc=loc)
         self.assumed.append(ir.Assumption(name, value, f"inlined {name}"))
         return True
 
@@ -630,7 +629,7 @@ class _Inliner:
         if isinstance(call.func, ir.Name):  # (an object's callee is watched by object facts)
             self.assumed.append(ir.Assumption(prefix, target.value, f"inlined {prefix}"))
         self.assumed += target.assumptions
-        notes.changed(f"inline {prefix}", loc)
+        notes.changed("inline", "inline {}", prefix, loc=loc)
         return statements + list(body), result, [release(name, loc) for name in after]
 
 
@@ -702,7 +701,7 @@ def _quiet_arguments(statements: list[ir.Stmt], bound: frozenset[str]) -> dict[s
 
 def _callee_label(call: ir.Call) -> str:
     """The callee's name as the caller spells it (`add`), or for an object's callee, the
-    function's name (`relu`) or the object's class (`dense`)."""
+    function's name (`relu`) or the object's class (`dense`); `callee` for other shapes."""
     match call.func:
         case ir.Name(name):
             return name
@@ -712,12 +711,14 @@ def _callee_label(call: ir.Call) -> str:
             return type(value).__name__.lower()
         case ir.Attribute(_, attr):
             return attr
-    return expression_text(call.func)
+    return "callee"
 
 
 def _refused(call: ir.Call, why: str, loc: ir.Loc) -> None:
     """Record why `call` is not inlined."""
-    notes.missed(f"not inlined {_callee_label(call)}: {why}", loc)
+    label = _callee_label(call)
+    notes.missed("inline", "not inlined {}: {}", call.func if label == "callee" else label, why,
+                 loc=loc)
 
 
 def _flags_refusal(code: types.CodeType) -> str:

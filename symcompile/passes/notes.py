@@ -1,9 +1,14 @@
 """Notes: what each pass did, and what it left alone and why, for the explain view.
 
-A pass calls `changed("inline add", loc)` when it rewrites something and `missed("not inlined:
-recursive", loc)` when it sees an opportunity it must not take. `pipeline.run_passes` records
-the notes of each pass run (`PassRun.notes`); outside a recording, the calls do nothing, so
-passes never depend on anyone listening.
+A note is data: the rule's key (`"inline"`, `"fold"`, `"drop dead"`: what summaries count), a
+sentence template with `{}` for each subject, the subjects (IR expressions, or names and
+numbers) and the user's line. A pass calls `changed("share", "share {} as {}", expr, name,
+loc=loc)` when it rewrites something and `missed("inline", "not inlined {}: recursive", name,
+loc=loc)` when it sees an opportunity it must not take. The views format notes where they show
+them (`Note.text`, given the code generator's printer), so a pass never prints IR and a compile
+nobody explains formats nothing. `pipeline.run_passes` records the notes of each pass run
+(`PassRun.notes`); outside a recording, the calls do nothing, so passes never depend on anyone
+listening.
 """
 
 from __future__ import annotations
@@ -11,12 +16,14 @@ from __future__ import annotations
 import contextlib
 import contextvars
 from dataclasses import dataclass
-from typing import Callable, Iterator, Literal, Sequence
+from typing import Callable, Iterator, Literal, Sequence, Union
 
 from .. import ir
 from ..ir.rewrite import walk_statements
 
 NoteKind = Literal["changed", "missed"]
+Subject = Union[ir.Expr, str, int]
+ShowExpr = Callable[[ir.Expr], str]
 
 
 @dataclass(frozen=True)
@@ -26,10 +33,19 @@ class Note:
 
     kind: NoteKind
     rule: str
+    template: str
+    subjects: tuple[Subject, ...] = ()
     line: int = 0
 
-    def __str__(self) -> str:
-        return f"{self.rule} (line {self.line})" if self.line else self.rule
+    def sentence(self, show: ShowExpr) -> str:
+        """The note as a sentence, its IR subjects printed by `show`: `share a * b as t`."""
+        return self.template.format(*(subject if isinstance(subject, (str, int))
+                                      else show(subject) for subject in self.subjects))
+
+    def text(self, show: ShowExpr) -> str:
+        """The sentence with its line: `share a * b as t (line 4)`."""
+        sentence = self.sentence(show)
+        return f"{sentence} (line {self.line})" if self.line else sentence
 
 
 _recording: contextvars.ContextVar[list[Note] | None] = contextvars.ContextVar(
@@ -47,50 +63,49 @@ def recording() -> Iterator[list[Note]]:
         _recording.reset(token)
 
 
-def _add(kind: NoteKind, rule: str, loc: ir.Loc | None) -> None:
+def _add(kind: NoteKind, rule: str, template: str, subjects: tuple[Subject, ...],
+         loc: ir.Loc | None) -> None:
     collected = _recording.get()
     if collected is not None:
-        collected.append(Note(kind, rule, loc.line if loc is not None else 0))
+        collected.append(Note(kind, rule, template, subjects, loc.line if loc is not None else 0))
 
 
-def changed(rule: str, loc: ir.Loc | None = None) -> None:
-    """Record a rewrite: `rule` says what, in a few words (`fold 1 + 2 → 3`)."""
-    _add("changed", rule, loc)
+def changed(rule: str, template: str, *subjects: Subject, loc: ir.Loc | None = None) -> None:
+    """Record a rewrite of rule `rule`: `changed("fold", "fold {} → {}", expr, result)`."""
+    _add("changed", rule, template, subjects, loc)
 
 
-def missed(reason: str, loc: ir.Loc | None = None) -> None:
-    """Record an opportunity left alone, and why (`not inlined: recursive`)."""
-    _add("missed", reason, loc)
+def missed(rule: str, template: str, *subjects: Subject, loc: ir.Loc | None = None) -> None:
+    """Record an opportunity for `rule` left alone, and why:
+    `missed("inline", "not inlined {}: recursive", name)`."""
+    _add("missed", rule, template, subjects, loc)
 
 
 def summary(said: list[Note]) -> str:
     """The rewrites in `said`, short: `inline fancy_func, add ×3; fold ×3; drop dead ×2`.
-    Inlining keeps the callee's name; other rules are counted by their first word or two."""
+    Inlining names its callees (its notes' first subject); other rules are counted."""
     groups: dict[str, dict[str, int]] = {}
     for note in said:
-        if note.kind != "changed":
-            continue
-        verb, _, rest = note.rule.partition(" ")
-        if verb == "inline":
-            key, item = "inline", rest
-        else:
-            key, item = (f"{verb} {rest.split(' ')[0]}" if verb == "drop" else verb), ""
-        counts = groups.setdefault(key, {})
-        counts[item] = counts.get(item, 0) + 1
+        if note.kind == "changed":
+            item = str(note.subjects[0]) if note.rule == "inline" and note.subjects else ""
+            counts = groups.setdefault(note.rule, {})
+            counts[item] = counts.get(item, 0) + 1
     parts = []
-    for key, counts in groups.items():
+    for rule, counts in groups.items():
         items = [f"{item} ×{count}" if count > 1 else item for item, count in counts.items()]
-        parts.append(f"{key} {', '.join(items)}" if any(counts) and key == "inline" else
-                     f"{key} ×{sum(counts.values())}" if sum(counts.values()) > 1 else key)
+        total = sum(counts.values())
+        parts.append(f"{rule} {', '.join(items)}" if any(counts) else
+                     f"{rule} ×{total}" if total > 1 else rule)
     return "; ".join(parts)
 
 
-def counted(said: Sequence[Note]) -> list[str]:
-    """`inline add (line 3) ×2` for repeated notes, in first-seen order."""
+def counted(said: Sequence[Note], show: ShowExpr) -> list[str]:
+    """`inline add (line 3) ×2` for repeated rewrites, in first-seen order."""
     counts: dict[str, int] = {}
     for note in said:
         if note.kind == "changed":
-            counts[str(note)] = counts.get(str(note), 0) + 1
+            text = note.text(show)
+            counts[text] = counts.get(text, 0) + 1
     return [text if count == 1 else f"{text} ×{count}" for text, count in counts.items()]
 
 

@@ -38,7 +38,6 @@ import numpy as np
 
 from .. import ir
 from ..analysis.value_types import type_of
-from ..backend.codegen import expression_text
 from ..ir.names import assigned_names, local_names, untracked_names
 from ..ir.ops import OPS
 from ..ir.rewrite import (
@@ -81,7 +80,7 @@ def _substitute(stmt: S, env: Env) -> S:
     new = map_statement_expressions(stmt, read)
     assert isinstance(new, type(stmt))  # it keeps the statement's class
     for name, value in carried.items():
-        notes.changed(f"propagate {name} → {expression_text(value)}", stmt.loc)
+        notes.changed("propagate", "propagate {} → {}", name, value, loc=stmt.loc)
     return new
 
 
@@ -123,13 +122,12 @@ def _constant_truth(expr: ir.Expr) -> bool | None:
 
 def _say_branch_dropped(stmt: ir.If, truth: bool) -> None:
     """Note that only one branch of an `if` with a constant test stays."""
-    test = expression_text(stmt.test)
     if not truth:
-        notes.changed(f"drop branch if {test}", stmt.loc)
+        notes.changed("drop branch", "drop branch if {}", stmt.test, loc=stmt.loc)
     elif stmt.orelse:
-        notes.changed(f"drop else of if {test}", stmt.loc)
+        notes.changed("drop branch", "drop else of if {}", stmt.test, loc=stmt.loc)
     else:
-        notes.changed(f"drop the test if {test}", stmt.loc)
+        notes.changed("drop branch", "drop the test if {}", stmt.test, loc=stmt.loc)
 
 
 def _dropped_after(stmt: ir.Stmt) -> str:
@@ -171,7 +169,7 @@ class _Propagator:
             result.append(new_stmt)
             if ends:
                 if pending:
-                    notes.changed(_dropped_after(new_stmt), pending[0].loc)
+                    notes.changed("drop code", _dropped_after(new_stmt), loc=pending[0].loc)
                 return unchanged_or_new(body, result), env, True
         return unchanged_or_new(body, result), env, False
 
@@ -198,14 +196,14 @@ class _Propagator:
                 loop_env = _forget(env, _assigned_anywhere(stmt))
                 stmt = _substitute(stmt, loop_env)  # the test runs before every turn
                 if _constant_truth(stmt.test) is False:
-                    notes.changed(f"drop loop while {expression_text(stmt.test)}", loc)
+                    notes.changed("drop loop", "drop loop while {}", stmt.test, loc=loc)
                     return list(orelse)
                 return self._loop(stmt, loop_env)
             case ir.For(target, iter_, body, orelse, loc):
                 # the iterable is evaluated once, before the loop; the target on every turn
                 new_iter = _substitute(ir.ExprStmt(iter_, loc), env).value
                 if _is_empty_iterable(new_iter):
-                    notes.changed(f"drop loop for {expression_text(target)} in {expression_text(new_iter)}", loc)
+                    notes.changed("drop loop", "drop loop for {} in {}", target, new_iter, loc=loc)
                     return list(orelse)
                 if new_iter is not iter_:
                     stmt = ir.For(target, new_iter, body, orelse, loc)
@@ -218,8 +216,8 @@ class _Propagator:
                     if (values := _constant_items(value)) is not None and len(names) == len(values) \
                     and all(isinstance(n, ir.Name) for n in names):
                 # `a, b = 1, 2` binds a then b, exactly as `a = 1` then `b = 2` do
-                notes.changed(f"split {', '.join(map(expression_text, names))} = "
-                              f"{', '.join(map(expression_text, values))}", loc)
+                notes.changed("split", "split {} = {}", ir.Build("tuple", names), ir.Build("tuple", values),
+                              loc=loc)
                 return [ir.Assign((name,), item, loc) for name, item in zip(names, values)]
             case ir.AugAssign(ir.Name(name) as target, op, value, loc) \
                     if isinstance(known := env.get(name), ir.Const) and _immutable(known.value) \
@@ -227,8 +225,8 @@ class _Propagator:
                 # `n += v` with n a known int (float, str...): these types have no in-place
                 # operators, so it is exactly `n = 3 + v` (v a number: see _takes_number)
                 stmt = ir.Assign((target,), ir.Op(op, (known, value)), loc)
-                notes.changed(f"propagate {name} → {expression_text(known)}: "
-                              f"{name} = {expression_text(stmt.value)}", loc)
+                notes.changed("propagate", "propagate {} → {}: {} = {}", name, known, name,
+                              stmt.value, loc=loc)
         env = _forget(env, assigned_names(stmt))
         match stmt:
             case ir.Assign(targets, value) if isinstance(value, ir.Const) or (
@@ -238,8 +236,8 @@ class _Propagator:
                             and target != value:
                         env[target.id] = value
                     elif isinstance(target, ir.Name) and target.id in self.untracked:
-                        notes.missed(f"not propagated {target.id} = {expression_text(value)}: "
-                                     "code the compiler keeps opaque may reach it", stmt.loc)
+                        notes.missed("propagate", "not propagated {} = {}: code the compiler keeps opaque "
+                                     "may reach it", target.id, value, loc=stmt.loc)
         return stmt, env, False
 
     def _loop(self, stmt: ir.For | ir.While, loop_env: Env) -> tuple[ir.Stmt, Env, bool]:

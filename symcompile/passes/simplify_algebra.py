@@ -216,7 +216,7 @@ class Simplifier:
                 result = rule.apply(expr, env)
                 if result is not None:
                     expr, facts = result
-                    notes.changed(f"simplify {rule.identity}", loc)
+                    notes.changed("simplify", "simplify {}", rule.identity, loc=loc)
                     self.relied.update(name for fact in facts for name in fact.arguments)
                     changed = True
                     break

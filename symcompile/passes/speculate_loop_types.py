@@ -59,7 +59,6 @@ import types
 from .. import ir
 from ..analysis.effects import Effects, plain_value, rewrite_clean_statements
 from ..analysis.value_types import Known, TypeFlow, types_before
-from ..backend.codegen import expression_text
 from ..ir.names import body_size, local_names, untracked_names
 from ..ir.rewrite import (
     copy_statements,
@@ -193,7 +192,7 @@ class _Speculator:
                     and not _not_worth_it(stmt, self.function.namespace)
                     and body_size(body) <= SPECULATION_BUDGET
                     and (test := self._split(stmt)) is not None):
-                notes.changed(f"split the loop on {expression_text(test)}", loc)
+                notes.changed("split loop", "split the loop on {}", test, loc=loc)
                 return ir.For(ir.Name(name), iter_, (ir.If(test, body, copy_statements(body), loc),),
                               orelse, loc)
             case ir.If(test, body, orelse) if ir.rechecks(test):

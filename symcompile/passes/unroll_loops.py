@@ -35,7 +35,6 @@ import builtins
 from .. import ir
 from ..analysis import objects
 from ..analysis.effects import rewrite_clean_statements
-from ..backend.codegen import expression_text
 from ..ir.names import (
     MAX_FUNCTION_SIZE,
     body_size,
@@ -71,13 +70,9 @@ def _short(iterable: ir.Expr) -> bool:
     return False
 
 
-def _loop_text(loop: ir.For) -> str:
-    return f"for {expression_text(loop.target)} in {expression_text(loop.iter)}"
-
-
 def _refused(loop: ir.For, why: str) -> None:
     """Record why `loop` is not unrolled."""
-    notes.missed(f"not unrolled {_loop_text(loop)}: {why}", loop.loc)
+    notes.missed("unroll", "not unrolled for {} in {}: {}", loop.target, loop.iter, why, loc=loop.loc)
 
 
 class _Unroller:
@@ -159,7 +154,7 @@ class _Unroller:
             _refused(stmt, f"{len(values)} turns of {turn_size} IR nodes "
                            f"(at most {MAX_UNROLLED_NODES} in all)")
             return stmt
-        notes.changed(f"unroll {_loop_text(stmt)}", stmt.loc)
+        notes.changed("unroll", "unroll for {} in {}", stmt.target, stmt.iter, loc=stmt.loc)
         unrolled: list[ir.Stmt] = []
         for turn, value in enumerate(values):
             unrolled.append(ir.Assign((stmt.target,), ir.Const(value), stmt.loc))

@@ -130,7 +130,7 @@ class _Cheaper:
     def node(self, expr: ir.Expr, env: TypeEnv, loc: ir.Loc) -> ir.Expr:
         dot = _as_dot(expr, env)
         if dot is not None:
-            notes.changed("matmul as dot", loc)
+            notes.changed("use dot", "matmul as dot", loc=loc)
             self.relied |= dot[1].arguments
             return dot[0]
         found = _operands(expr)
@@ -160,14 +160,14 @@ class _Cheaper:
         if isinstance(arg.value, np.ndarray):
             row = next((row for other in others if (row := _row(arg.value, other)) is not None), None)
             if row is not None:
-                notes.changed("bias as a row, shaped once", loc)
+                notes.changed("shape once", "bias as a row, shaped once", loc=loc)
                 return ir.Const(row)
             return arg
         converted = self._converted(arg.value, dtype) if convert else None
         if converted is not None and any(other is not None and other.array is not None and
                                          other.array.dtype == dtype
                                          for other in others):
-            notes.changed(f"convert {arg.value!r} once", loc)
+            notes.changed("convert once", "convert {} once", repr(arg.value), loc=loc)
             return ir.Const(converted)
         return arg
 

@@ -79,7 +79,7 @@ class Explanation:
             title = (f"{step.name} (round {step.round}): {step.nodes_before} → "
                      f"{step.nodes_after} nodes, {step.seconds * 1000:.2f} ms")
             parts += [_section(title)]
-            parts += [f"  {rule}" for rule in notes.counted(step.notes)]
+            parts += [f"  {rule}" for rule in notes.counted(step.notes, codegen.expression_text)]
             parts += [step.diff.rstrip("\n")]
         parts += [_section("the generated source"), self.final.rstrip("\n")]
         parts += [_section("where each line came from"), self.commented.rstrip("\n")]
@@ -154,7 +154,7 @@ def _labelled_diff(run: PassRun, rendered: SourceLines) -> str:
         touched = {origin for tag, i1, i2, j1, j2 in group if tag != "equal"
                    for origin in (*old_origins[i1:i2], *new_origins[j1:j2])}
         said = tuple(note for note in run.notes if note.line in touched)
-        label = "  " + "; ".join(notes.counted(said)) if said else ""
+        label = "  " + "; ".join(notes.counted(said, codegen.expression_text)) if said else ""
         (_, i1, _, j1, _), (_, _, i2, _, j2) = group[0], group[-1]
         parts.append(f"@@ -{_range(i1, i2)} +{_range(j1, j2)} @@{label}\n")
         for tag, a1, a2, b1, b2 in group:
@@ -178,7 +178,8 @@ def explain(func: Any, *args: Any, **kwargs: Any) -> Explanation:
         if run.changed:
             steps.append(Step(run.name, run.round, size(run.before), size(run.after),
                               run.seconds, _labelled_diff(run, rendered), run.notes))
-    missed = dict.fromkeys(str(note) for run in log for note in run.notes if note.kind == "missed")
+    missed = dict.fromkeys(note.text(codegen.expression_text) for run in log for note in run.notes
+                           if note.kind == "missed")
     said = [note for run in log for note in run.notes]
     commented = codegen.render_function(version.ir, comments=notes.comments_for(
         version.ir, said, state.source.lines)).source if version.ir is not None else version.source

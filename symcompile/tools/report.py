@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 from typing import TYPE_CHECKING
 
+from ..backend import codegen
 from ..passes import notes
 
 if TYPE_CHECKING:
@@ -58,7 +59,7 @@ def render_html(explanation: Explanation) -> str:
         for index, step in enumerate(steps))
     sections = []
     for index, step in enumerate(steps):
-        rules = "; ".join(notes.counted(step.notes))
+        rules = "; ".join(notes.counted(step.notes, codegen.expression_text))
         sections.append(
             f'<section class="pass" id="step-{index}"><h3>{html.escape(step.name)} '
             f"(round {step.round})</h3>"
