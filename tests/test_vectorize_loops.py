@@ -133,6 +133,23 @@ def exp_map(out, a):
     for i in range(len(a)):
         out[i] = np.exp(a[i])
 
+def carried(out, a):
+    s = 0.0
+    for i in range(len(a)):
+        out[i] = s
+        s = a[i] * 2.0
+
+def index_local(out, a):
+    k = 0
+    for i in range(len(a) - 1):
+        out[i + k] = a[i] * 2.0
+        k = 1
+
+def rebinds_an_array(out, a, b):
+    for i in range(len(out)):
+        out[i] = a[i] + 1.0
+        a = b
+
 def time_steps(u, new, steps):
     for _ in range(steps):
         for i in range(1, len(u) - 1):
@@ -382,3 +399,17 @@ def test_same_warnings_underflow_follows_the_error_state(kernels: types.ModuleTy
         fast(out, tiny, np.zeros(3), 1e-200)
     assert [str(w.message) for w in caught] == ["underflow encountered in scalar multiply"] * 2
     assert out[1] == 1e-200
+
+
+def test_never_wrong_scalar_carried_between_iterations(kernels: types.ModuleType) -> None:
+    args = (np.zeros(5), rng_array((5,)))
+    check(kernels, "carried", *args)
+    assert "s carries a value from one iteration to the next" in str(sc.explain(compiled(kernels, "carried"), *args))
+
+
+def test_never_wrong_index_local_assigned_in_the_loop(kernels: types.ModuleType) -> None:
+    check(kernels, "index_local", np.zeros(5), rng_array((5,)))
+
+
+def test_never_wrong_array_rebound_in_the_loop(kernels: types.ModuleType) -> None:
+    check(kernels, "rebinds_an_array", np.zeros(4), rng_array((4,)), rng_array((4,), seed=1))

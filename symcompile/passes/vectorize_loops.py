@@ -70,6 +70,7 @@ from ..analysis.subscripts import (
 from ..analysis.value_types import Known, TypeEnv, type_assumptions, type_of, types_before
 from ..ir.names import (
     all_names,
+    assigned_names,
     bound_on_entry,
     fresh_name,
     live_after,
@@ -98,15 +99,12 @@ def floating_point_errors_recorded() -> Iterator[list[str]]:
 
 
 class Refused(Exception):
-    """A loop left as written; the message says why."""
+    """A loop left as written: why, as a note's template and subjects (IR or text)."""
 
-
-def _note_changed(template: str, *subjects: object, loc: ir.Loc) -> None:
-    notes.changed(template.format(*subjects), loc)
-
-
-def _note_missed(template: str, *subjects: object, loc: ir.Loc) -> None:
-    notes.missed(template.format(*subjects), loc)
+    def __init__(self, template: str, *subjects: notes.Subject) -> None:
+        super().__init__(template)
+        self.template = template
+        self.subjects = subjects
 
 
 @dataclass(frozen=True)
@@ -118,9 +116,9 @@ class _Level:
     stop: Affine
     step: int
 
-    def last(self) -> Affine | None:
-        """The variable's last value, as an affine form (for steps ±1)."""
-        return self.stop.shifted(-self.step) if abs(self.step) == 1 else None
+    def last(self) -> Affine:
+        """The variable's last value (steps are ±1), when the range is not empty."""
+        return self.stop.shifted(-self.step)
 
 
 @dataclass
@@ -129,7 +127,6 @@ class _Write:
     value: ir.Expr  # the element value stored (for `+=`, the whole `out[i] + x`)
     kind: Known
     loc: ir.Loc
-    temp: str = ""
 
 
 @dataclass
@@ -139,12 +136,13 @@ class _Nest:
     body: tuple[ir.Stmt, ...]
     steps: list[tuple[str, ir.Expr, Known] | _Write] = field(default_factory=list)
     arrays: dict[str, ir.ArrayKind] = field(default_factory=dict)
-    reads: list[tuple[Access, int]] = field(default_factory=list)  # with the step reading it
+    reads: list[Access] = field(default_factory=list)
     checked_ints: set[str] = field(default_factory=set)
     builtins_read: dict[str, object] = field(default_factory=dict)
     relied: set[str] = field(default_factory=set)
     may_raise_fp: bool = False
     temps: dict[str, Known] = field(default_factory=dict)  # the scalar locals of the body
+    assigned: set[str] = field(default_factory=set)  # every name the nest assigns
 
 
 def _loop_var(loop: ir.For) -> str:
@@ -183,6 +181,7 @@ class _Vectorizer:
 
     def _nest(self, loop: ir.For, env: TypeEnv) -> _Nest:
         nest = _Nest(loop, [], ())
+        nest.assigned = {name for inner in walk_statements((loop,)) for name in assigned_names(inner)}
         stmt: ir.Stmt = loop
         while isinstance(stmt, ir.For):
             if not isinstance(stmt.target, ir.Name) or stmt.orelse:
@@ -214,7 +213,7 @@ class _Vectorizer:
     def _int_form(self, expr: ir.Expr, env: TypeEnv, nest: _Nest) -> Affine:
         form = affine(expr, lambda atom: self._atom(atom, env, nest))
         if form is None:
-            raise Refused(f"index or bound {ir.format_expr(expr)} is not affine in the loop variables")
+            raise Refused("index or bound {} is not affine in the loop variables", expr)
         return form
 
     def _atom(self, expr: ir.Expr, env: TypeEnv, nest: _Nest) -> AtomKey | None:
@@ -222,7 +221,7 @@ class _Vectorizer:
         match expr:
             case ir.Name(name) if name in loop_vars:
                 return ("name", name)
-            case ir.Name(name) if name not in self.untracked:
+            case ir.Name(name) if name not in self.untracked and name not in nest.assigned:
                 known = env.get(name)
                 if known is None or known.type is not int:
                     nest.checked_ints.add(name)
@@ -261,27 +260,27 @@ class _Vectorizer:
                 case ir.AugAssign(ir.Subscript() as target, op, value):
                     self._write(target, ir.Op(op, (target, value)), env, nest, temps, stmt.loc)
                 case _:
-                    raise Refused(f"the body holds {_statement_kind(stmt)}")
+                    raise Refused("the body holds {}", _statement_kind(stmt))
         nest.temps = temps
 
     def _write(self, target: ir.Subscript, value: ir.Expr, env: TypeEnv, nest: _Nest,
                temps: dict[str, Known], loc: ir.Loc) -> None:
         access = self._access(target, env, nest)
         if access is None:
-            raise Refused(f"writes {ir.format_expr(target)}, not an element of a known array")
+            raise Refused("writes {}, not an element of a known array", target)
         kind = self._element(value, env, nest, temps)
         self._storable(kind, nest.arrays[access.array], target)
         order = [loop_term(form, self._positions(nest)) for form in access.index]
         moving = [term[0] for term in order if term is not None]
         if moving != [level.var for level in nest.levels] or any(abs(t[1]) != 1 for t in order if t):
-            raise Refused(f"{_spell(target)} is not written once per iteration in loop order")
+            raise Refused("{} is not written once per iteration in loop order", target)
         nest.steps.append(_Write(access, value, kind, loc))
 
     def _storable(self, kind: Known, array: ir.ArrayKind, target: ir.Expr) -> None:
         dtype = kind.array.dtype if kind.array is not None else None
         if dtype == array.dtype or kind.type is float and array.dtype in _FLOAT_DTYPES:
             return
-        raise Refused(f"stores a value of another type into {_spell(target)}")
+        raise Refused("stores a value of another type into {}", target)
 
     def _positions(self, nest: _Nest) -> dict[str, int]:
         return {level.var: position for position, level in enumerate(nest.levels)}
@@ -293,7 +292,7 @@ class _Vectorizer:
             index = expr.index
             parts[:0] = list(index.elts) if isinstance(index, ir.Build) and index.kind == "tuple" else [index]
             expr = expr.value
-        if not isinstance(expr, ir.Name) or expr.id in self.untracked:
+        if not isinstance(expr, ir.Name) or expr.id in self.untracked or expr.id in nest.assigned:
             return None
         known = env.get(expr.id)
         if known is None or known.array is None or len(parts) != known.array.ndim \
@@ -315,19 +314,21 @@ class _Vectorizer:
             case ir.Name(name) if name in temps:
                 return temps[name]
             case ir.Name(name) if name in self._positions(nest):
-                raise Refused(f"uses the loop variable {name} as a value")
+                raise Refused("uses the loop variable {} as a value", name)
+            case ir.Name(name) if name in nest.assigned:
+                raise Refused("{} carries a value from one iteration to the next", name)
             case ir.Name(name):
                 known = env.get(name)
                 if known is None or known.type not in (bool, int, float) \
                         or name not in self.bound.get(id(nest.loop), frozenset()):
-                    raise Refused(f"{name}: not a number of known type")
+                    raise Refused("{}: not a number of known type", name)
                 nest.relied |= known.arguments
                 return known
             case ir.Subscript():
                 access = self._access(expr, env, nest)
                 if access is None:
-                    raise Refused(f"reads {ir.format_expr(expr)}, not an element of a known array")
-                nest.reads.append((access, len(nest.steps)))
+                    raise Refused("reads {}, not an element of a known array", expr)
+                nest.reads.append(access)
                 return Known(ir.ArrayKind(nest.arrays[access.array].dtype, 1, None))
             case ir.Op(op, operands) if op in _ARITHMETIC | _BITWISE | {"neg", "invert"}:
                 return self._operation(op, expr, [self._element(x, env, nest, temps) for x in operands], nest)
@@ -337,9 +338,9 @@ class _Vectorizer:
             case ir.Call(func, (operand,), ()) if self._builtin(func, builtins.abs, nest):
                 kind = self._element(operand, env, nest, temps)
                 if kind.array is None or kind.array.dtype not in _FLOAT_DTYPES:
-                    raise Refused(f"abs of something other than a float array element: {_spell(expr)}")
+                    raise Refused("abs of something other than a float array element: {}", expr)
                 return kind
-        raise Refused(f"computes {_spell(expr)}, which NumPy's array loops may round differently")
+        raise Refused("computes {}, which NumPy's array loops may round differently", expr)
 
     def _operation(self, op: str, expr: ir.Expr, kinds: list[Known], nest: _Nest) -> Known:
         result = self._typed(ir.Op(op, _placeholders(kinds)), kinds, expr)
@@ -348,22 +349,22 @@ class _Vectorizer:
             if op in _ARITHMETIC - {"truediv"} or op in _BITWISE or op == "truediv" and \
                     isinstance(divisor, ir.Const) and divisor.value:
                 return result  # numbers once instead of once a turn: the same value, no error
-            raise Refused(f"{_spell(expr)} on plain numbers may raise")
+            raise Refused("{} on plain numbers may raise", expr)
         dtype = result.array.dtype
         if op in _ARITHMETIC or op == "neg":
             if dtype not in _FLOAT_DTYPES:
-                raise Refused(f"{_spell(expr)}: integer arithmetic warns on overflow as scalars, not as arrays")
+                raise Refused("{}: integer arithmetic warns on overflow as scalars, not as arrays", expr)
             nest.may_raise_fp = nest.may_raise_fp or op in _ARITHMETIC
         elif dtype.kind not in "bui":  # type: ignore[attr-defined]
-            raise Refused(f"{_spell(expr)} on floats")
+            raise Refused("{} on floats", expr)
         return result
 
     def _typed(self, expr: ir.Expr, kinds: list[Known], original: ir.Expr) -> Known:
         known = type_of(expr, {f"_{k}": kind for k, kind in enumerate(kinds)})
         if known is None or not (known.type in (bool, int, float) or known.array is not None):
-            raise Refused(f"{_spell(original)}: its type is not known")
+            raise Refused("{}: its type is not known", original)
         if known.array is not None and known.array.dtype.kind == "c":  # type: ignore[attr-defined]
-            raise Refused(f"{_spell(original)} on complex numbers")
+            raise Refused("{} on complex numbers", original)
         return known
 
     # ---------------------------------------------------------- dependences
@@ -375,20 +376,19 @@ class _Vectorizer:
             for _, second in writes[n + 1:]:
                 if first.access.array == second.access.array \
                         and distance(first.access, second.access, positions) not in (NEVER, (0,) * len(positions)):
-                    raise Refused(f"{_spell_access(first.access)} and {_spell_access(second.access)} "
-                                  "may write one element in different iterations")
-        for read, at in nest.reads:
+                    raise Refused("{} and {} may write one element in different iterations",
+                                  _spell_access(first.access), _spell_access(second.access))
+        for read in nest.reads:
             for _, write in writes:
                 if write.access.array != read.array:
                     continue
                 moves = distance(write.access, read, positions)
                 if moves is None:
-                    raise Refused(f"{_spell_access(read)} may read what {_spell_access(write.access)} "
-                                  "wrote in another iteration")
+                    raise Refused("{} may read what {} wrote in another iteration",
+                                  _spell_access(read), _spell_access(write.access))
                 if moves != NEVER and lexicographic_sign(moves) < 0:  # type: ignore[arg-type]
-                    raise Refused(f"loop-carried dependence: {_spell_access(write.access)} "
-                                  f"reads {_spell_access(read)}")
-        del at
+                    raise Refused("loop-carried dependence: {} reads {}",
+                                  _spell_access(write.access), _spell_access(read))
 
     # ---------------------------------------------------------- the new code
 
@@ -419,11 +419,11 @@ class _Vectorizer:
             self._dead_after(nest)
             code = _Builder(self, nest).build()
         except Refused as refusal:
-            _note_missed("not vectorized: {}", str(refusal), loc=stmt.loc)
+            notes.missed(RULE, "not vectorized: " + refusal.template, *refusal.subjects, loc=stmt.loc)
             return None
         self.relied |= nest.relied
         kind = "element map" if len(nest.levels) == 1 else f"element map over {len(nest.levels)} loops"
-        _note_changed("vectorize loop {}: {}", _loop_var(stmt), kind, loc=stmt.loc)
+        notes.changed(RULE, "vectorize loop {}: {}", _loop_var(stmt), kind, loc=stmt.loc)
         return code
 
     def _dead_after(self, nest: _Nest) -> None:
@@ -431,7 +431,7 @@ class _Vectorizer:
         names = [level.var for level in nest.levels] + list(nest.temps)
         for name in names:
             if name in live:
-                raise Refused(f"{name} is read after the loop")
+                raise Refused("{} is read after the loop", name)
 
 
 class _Builder:
@@ -528,7 +528,7 @@ class _Builder:
         key: AtomKey = ("name", var)
         offset = form.without(key)
         first = offset.plus(level.start, coefficient)
-        last = offset.plus(level.last(), coefficient)  # type: ignore[arg-type]
+        last = offset.plus(level.last(), coefficient)
         stride = coefficient * level.step
         if stride > 0:
             return ir.Slice(to_expr(first), to_expr(last.shifted(1)), None)
@@ -575,7 +575,7 @@ class _Builder:
         return unique[0] if len(unique) == 1 else ir.BoolOp("and", tuple(unique)) if unique else ir.Const(True)
 
     def _accesses(self) -> list[Access]:
-        found = [read for read, _ in self.nest.reads]
+        found = list(self.nest.reads)
         found += [step.access for step in self.nest.steps if isinstance(step, _Write)]
         return found
 
@@ -598,7 +598,7 @@ class _Builder:
             level = self.nest.levels[self.positions[var]]
             offset = form.without(("name", var))
             first = offset.plus(level.start, coefficient)
-            last = offset.plus(level.last(), coefficient)  # type: ignore[arg-type]
+            last = offset.plus(level.last(), coefficient)
             low, high = (first, last) if coefficient * level.step > 0 else (last, first)
             ends += [(low, None), (high, extent)]
         return ends
@@ -631,10 +631,6 @@ def _less(low: Affine, high: Affine) -> list[ir.Expr]:
 
 def _placeholders(kinds: list[Known]) -> tuple[ir.Expr, ...]:
     return tuple(ir.Name(f"_{k}") for k in range(len(kinds)))
-
-
-def _spell(expr: ir.Expr) -> str:
-    return ir.format_expr(expr)
 
 
 def _spell_access(access: Access) -> str:
