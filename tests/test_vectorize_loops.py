@@ -150,6 +150,30 @@ def rebinds_an_array(out, a, b):
         out[i] = a[i] + 1.0
         a = b
 
+def clip_below(out, a, level):
+    for i in range(len(a)):
+        if a[i] < level:
+            out[i] = level
+        else:
+            out[i] = a[i] * 2.0
+
+def guarded_division(out, a, b):
+    for i in range(len(a)):
+        if b[i] != 0.0:
+            out[i] = a[i] / b[i]
+
+def masked_2d(out, a, x):
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            if x[i] > 0.0:
+                out[i, j] += a[i, j]
+
+def reads_after_conditional(out, a):
+    for i in range(len(a)):
+        if a[i] > 0.0:
+            out[i] = a[i]
+        a[i] = out[i] + 1.0
+
 def time_steps(u, new, steps):
     for _ in range(steps):
         for i in range(1, len(u) - 1):
@@ -189,7 +213,7 @@ SIZES = [0, 1, 2, 7, 50]
 VECTORIZED = {"scale_add", "smooth", "jacobi", "jacobi_lists_style", "two_statements", "in_place",
               "accumulate", "reversed_copy", "backwards", "outer", "transpose_add", "threshold",
               "column", "divide", "shift_left", "int_compare", "time_steps", "reads_past_the_end",
-              "wraps_at_the_start"}
+              "wraps_at_the_start", "clip_below", "guarded_division", "masked_2d"}
 
 
 def check(kernels: types.ModuleType, name: str, *args: object) -> None:
@@ -413,3 +437,29 @@ def test_never_wrong_index_local_assigned_in_the_loop(kernels: types.ModuleType)
 
 def test_never_wrong_array_rebound_in_the_loop(kernels: types.ModuleType) -> None:
     check(kernels, "rebinds_an_array", np.zeros(4), rng_array((4,)), rng_array((4,), seed=1))
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_same_bits_conditional_updates(kernels: types.ModuleType, n: int) -> None:
+    a, b = rng_array((n,)), rng_array((n,), seed=1)
+    check(kernels, "clip_below", np.zeros(n), a, 0.25)
+    check(kernels, "guarded_division", np.full(n, -1.0), a, np.where(b > 0, b, 0.0))
+    check(kernels, "masked_2d", np.ones((n, 3)), rng_array((n, 3)), a)
+
+
+def test_never_wrong_skipped_division_by_zero_warns_nothing(kernels: types.ModuleType) -> None:
+    """The branch the loop skips is computed for every element but its errors are only
+    recorded: a zero divisor where the test is false runs the loop, which never divides."""
+    b = np.array([1.0, 0.0, 2.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = np.zeros(3)
+        compiled(kernels, "guarded_division")(out, np.ones(3), b)
+    assert out.tolist() == [1.0, 0.0, 0.5]
+    check(kernels, "guarded_division", np.zeros(3), np.ones(3), b)
+
+
+def test_never_wrong_read_after_conditional_write_stays_a_loop(kernels: types.ModuleType) -> None:
+    args = (np.zeros(6), rng_array((6,)))
+    check(kernels, "reads_after_conditional", *args)
+    assert "after a conditional write" in str(sc.explain(compiled(kernels, "reads_after_conditional"), *args))

@@ -8,10 +8,11 @@ for the arrays' types (`ir.ArrayKind`), and keeps the loop as the fallback (see 
 
 What must hold, each checked where it runs or proven here (see docs/rules.md):
 
-- a perfect nest of `for v in range(...)` loops (constant steps, bounds that are integer
+- a perfect nest of `for v in range(...)` loops (steps ±1, bounds that are integer
   expressions of names the nest does not assign, `len(a)`, `a.shape[k]`: each such name is
   checked to be an `int` on entry) whose innermost body assigns elements of arrays the version
-  knows (`out[i, j] = ...`, `out[i][j] += ...`) and scalar locals computed afresh each turn;
+  knows (`out[i, j] = ...`, `out[i][j] += ...`), scalar locals computed afresh each turn, and
+  elements under an `if` on elements (a mask: `np.copyto(out[...], value, where=mask)`);
 - every index is one loop variable (coefficient ±1) plus an offset, or fixed; every element read
   and written lies inside its array (checked on entry: else the loop runs and raises, or wraps,
   exactly as written); a written array shares no memory with another array the loop touches;
@@ -127,6 +128,8 @@ class _Write:
     value: ir.Expr  # the element value stored (for `+=`, the whole `out[i] + x`)
     kind: Known
     loc: ir.Loc
+    # under `if test:` (False) or its `else:` (True): the test, and whether it is negated
+    mask: tuple[ir.Expr, bool] | None = None
 
 
 @dataclass
@@ -136,7 +139,7 @@ class _Nest:
     body: tuple[ir.Stmt, ...]
     steps: list[tuple[str, ir.Expr, Known] | _Write] = field(default_factory=list)
     arrays: dict[str, ir.ArrayKind] = field(default_factory=dict)
-    reads: list[Access] = field(default_factory=list)
+    reads: list[tuple[Access, int]] = field(default_factory=list)  # and how many steps came before
     checked_ints: set[str] = field(default_factory=set)
     builtins_read: dict[str, object] = field(default_factory=dict)
     relied: set[str] = field(default_factory=set)
@@ -259,12 +262,20 @@ class _Vectorizer:
                     self._write(target, value, env, nest, temps, stmt.loc)
                 case ir.AugAssign(ir.Subscript() as target, op, value):
                     self._write(target, ir.Op(op, (target, value)), env, nest, temps, stmt.loc)
+                case ir.If(test, then, orelse) if _element_writes(then + orelse):
+                    condition = self._element(test, env, nest, temps)
+                    if condition.array is None or condition.array.dtype != np.dtype(bool):
+                        raise Refused("the test {} is not a comparison of elements", test)
+                    for branch, negated in ((then, False), (orelse, True)):
+                        for inner in branch:
+                            target, value = _stored(inner)
+                            self._write(target, value, env, nest, temps, inner.loc, (test, negated))
                 case _:
                     raise Refused("the body holds {}", _statement_kind(stmt))
         nest.temps = temps
 
     def _write(self, target: ir.Subscript, value: ir.Expr, env: TypeEnv, nest: _Nest,
-               temps: dict[str, Known], loc: ir.Loc) -> None:
+               temps: dict[str, Known], loc: ir.Loc, mask: tuple[ir.Expr, bool] | None = None) -> None:
         access = self._access(target, env, nest)
         if access is None:
             raise Refused("writes {}, not an element of a known array", target)
@@ -274,7 +285,7 @@ class _Vectorizer:
         moving = [term[0] for term in order if term is not None]
         if moving != [level.var for level in nest.levels] or any(abs(t[1]) != 1 for t in order if t):
             raise Refused("{} is not written once per iteration in loop order", target)
-        nest.steps.append(_Write(access, value, kind, loc))
+        nest.steps.append(_Write(access, value, kind, loc, mask))
 
     def _storable(self, kind: Known, array: ir.ArrayKind, target: ir.Expr) -> None:
         dtype = kind.array.dtype if kind.array is not None else None
@@ -328,7 +339,7 @@ class _Vectorizer:
                 access = self._access(expr, env, nest)
                 if access is None:
                     raise Refused("reads {}, not an element of a known array", expr)
-                nest.reads.append(access)
+                nest.reads.append((access, len(nest.steps)))
                 return Known(ir.ArrayKind(nest.arrays[access.array].dtype, 1, None))
             case ir.Op(op, operands) if op in _ARITHMETIC | _BITWISE | {"neg", "invert"}:
                 return self._operation(op, expr, [self._element(x, env, nest, temps) for x in operands], nest)
@@ -378,7 +389,10 @@ class _Vectorizer:
                         and distance(first.access, second.access, positions) not in (NEVER, (0,) * len(positions)):
                     raise Refused("{} and {} may write one element in different iterations",
                                   _spell_access(first.access), _spell_access(second.access))
-        for read in nest.reads:
+        for read, before in nest.reads:
+            if any(isinstance(step, _Write) and step.mask and step.access.array == read.array
+                   for step in nest.steps[:before]):
+                raise Refused("reads {} after a conditional write to it", _spell_access(read))
             for _, write in writes:
                 if write.access.array != read.array:
                     continue
@@ -465,13 +479,25 @@ class _Builder:
         compute: list[ir.Stmt] = []
         commit: list[ir.Stmt] = []
         written: dict[tuple[str, tuple[Affine, ...]], str] = {}
+        masks: dict[int, str] = {}  # by the test's identity: the name of its computed mask
         for step in self.nest.steps:
             if isinstance(step, _Write):
+                if step.mask is not None and id(step.mask[0]) not in masks:
+                    masks[id(step.mask[0])] = fresh_name("mask", self.v.taken)
+                    compute.append(ir.Assign((ir.Name(masks[id(step.mask[0])]),),
+                                             self._vector(step.mask[0], written), step.loc))
                 value = self._vector(step.value, written)
                 temp = fresh_name(f"{step.access.array}_new", self.v.taken)
                 compute.append(ir.Assign((ir.Name(temp),), value, step.loc))
-                written[(step.access.array, step.access.index)] = temp
-                commit.append(ir.Assign((self._view(step.access, target=True),), ir.Name(temp), step.loc))
+                view = self._view(step.access, target=True)
+                if step.mask is None:
+                    written[(step.access.array, step.access.index)] = temp
+                    commit.append(ir.Assign((view,), ir.Name(temp), step.loc))
+                    continue
+                where: ir.Expr = ir.Name(masks[id(step.mask[0])])
+                where = ir.Op("invert", (where,)) if step.mask[1] else where
+                commit.append(ir.ExprStmt(ir.Call(ir.Const(np.copyto), (view, ir.Name(temp)),
+                                                  (ir.Keyword("where", where),)), step.loc))
             else:
                 name, value, _ = step
                 self.temps[name] = fresh_name(name, self.v.taken)
@@ -575,7 +601,7 @@ class _Builder:
         return unique[0] if len(unique) == 1 else ir.BoolOp("and", tuple(unique)) if unique else ir.Const(True)
 
     def _accesses(self) -> list[Access]:
-        found = list(self.nest.reads)
+        found = [read for read, _ in self.nest.reads]
         found += [step.access for step in self.nest.steps if isinstance(step, _Write)]
         return found
 
@@ -667,6 +693,25 @@ def _statement_kind(stmt: ir.Stmt) -> str:
     words = {ir.If: "an if statement", ir.For: "a loop that is not the whole body",
              ir.While: "a while loop", ir.ExprStmt: "an expression statement (a call?)"}
     return words.get(type(stmt), f"a {type(stmt).__name__} statement")
+
+
+def _element_writes(body: tuple[ir.Stmt, ...]) -> bool:
+    """Whether every statement of `body` assigns (or augments) one element."""
+    return all(isinstance(stmt, ir.Assign) and len(stmt.targets) == 1
+               and isinstance(stmt.targets[0], ir.Subscript)
+               or isinstance(stmt, ir.AugAssign) and isinstance(stmt.target, ir.Subscript)
+               for stmt in body)
+
+
+def _stored(stmt: ir.Stmt) -> tuple[ir.Subscript, ir.Expr]:
+    """The element an `_element_writes` statement stores, and its value (`out[i] + x` for
+    `out[i] += x`)."""
+    match stmt:
+        case ir.AugAssign(ir.Subscript() as target, op, value):
+            return target, ir.Op(op, (target, value))
+        case ir.Assign((ir.Subscript() as target,), value):
+            return target, value
+    raise Refused("the body holds {}", _statement_kind(stmt))
 
 
 def _writes_elements(loop: ir.For) -> bool:
