@@ -2,7 +2,7 @@
 array code an expert writes by hand.
 
 Each kernel is a plain Python loop over `range` indexing NumPy arrays (elementwise maps, 1-D and
-2-D stencils, masks, outer products, pairwise distances, window scans, a matrix product, and
+2-D stencils, masks, conditional updates, outer products, pairwise distances, window scans, a matrix product, and
 running sums and recurrences that must stay loops), with a hand-vectorized reference that
 computes the same floating-point operations in the same order for every element, so all three
 variants write bit-identical arrays (checked before timing, by bits). Three variants, timed
@@ -130,6 +130,28 @@ def in_band(mask, x, low, high):
 
 def in_band_hand(mask, x, low, high):
     mask[:] = (x > low) & (x < high)
+
+
+def clip_low(out, x, low):
+    for i in range(len(x)):
+        if x[i] < low:
+            out[i] = low
+        else:
+            out[i] = x[i]
+
+
+def clip_low_hand(out, x, low):
+    out[:] = np.where(x < low, low, x)
+
+
+def leaky_update(out, x):
+    for i in range(len(x)):
+        if x[i] > 0.0:
+            out[i] += x[i]
+
+
+def leaky_update_hand(out, x):
+    np.add(out, x, out=out, where=x > 0.0)
 
 
 # ------------------------------------------------------------------ 1-D stencils
@@ -373,6 +395,8 @@ KERNELS: tuple[Kernel, ...] = (
     Kernel("reverse", reverse, reverse_hand, lambda: (np.zeros(N), _vec())),
     Kernel("above", above, above_hand, lambda: (np.zeros(N, bool), _vec(), 0.5)),
     Kernel("in_band", in_band, in_band_hand, lambda: (np.zeros(N, bool), _vec(), -0.5, 0.5)),
+    Kernel("clip_low", clip_low, clip_low_hand, lambda: (np.zeros(N), _vec(), -0.5)),
+    Kernel("leaky_update", leaky_update, leaky_update_hand, lambda: (np.ones(N), _vec())),
     Kernel("forward_difference", forward_difference, forward_difference_hand,
            lambda: (np.zeros(N), _vec())),
     Kernel("smooth3", smooth3, smooth3_hand, lambda: (np.zeros(N), _vec())),
