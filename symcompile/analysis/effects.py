@@ -31,9 +31,11 @@ behind a check of its name at the call (`inline_calls`), never on the check on e
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import inspect
 import types
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from .. import ir
 from ..errors import SymbolicError
@@ -62,6 +64,24 @@ from .value_types import type_assumptions
 
 # (what the body running no unseen code rests on, what every returned value being plain does)
 CalleeVerdict = tuple[Relied | None, Relied | None]
+# a callee, its parameters known plain, and the functions being judged around it
+CalleeKey = tuple[types.CodeType, frozenset[str], frozenset[object]]
+
+_shared_verdicts: contextvars.ContextVar[dict[CalleeKey, CalleeVerdict] | None] = \
+    contextvars.ContextVar("symcompile_callee_verdicts", default=None)
+
+
+@contextlib.contextmanager
+def callee_verdicts_shared() -> Iterator[None]:
+    """Inside the block, every `Effects` shares what it found about callees. One compilation
+    asks about the same callees in every pass of every round; their source, IR and globals do
+    not change while it runs, so each is read, built and judged once (it was most of the
+    compile time of a small function calling helpers)."""
+    token = _shared_verdicts.set({})
+    try:
+        yield
+    finally:
+        _shared_verdicts.reset(token)
 
 
 class Effects(PlainValues):
@@ -73,7 +93,8 @@ class Effects(PlainValues):
                  plain_parameters: frozenset[str] = frozenset()) -> None:
         # the functions being judged already (a call of one may recurse): never transparent
         self.visiting = visiting | {function.namespace.code if function.namespace else None}
-        self._callees: dict[tuple[types.CodeType, frozenset[str]], CalleeVerdict] = {}
+        shared = _shared_verdicts.get()
+        self._callees: dict[CalleeKey, CalleeVerdict] = {} if shared is None else shared
         # what the verdicts rewrites depended on rest on (see `rely`)
         self.relied: set[str] = set()
         super().__init__(function, plain_parameters)
@@ -159,7 +180,7 @@ class Effects(PlainValues):
         """What the callee's body running no unseen code rests on (its parameters known plain
         are `plain_parameters`), and what every value it returns being plain rests on."""
         code = callee.__code__
-        key = (code, plain_parameters)
+        key = (code, plain_parameters, self.visiting)
         if key not in self._callees:
             self._callees[key] = (None, None)
             try:

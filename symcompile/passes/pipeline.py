@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterator, Mapping, Sequence
 
 from .. import ir
+from ..analysis.effects import callee_verdicts_shared
 from ..frontend import build as frontend
 from ..ir.names import MAX_FUNCTION_SIZE, size
 from ..ir.verify import verify
@@ -110,10 +111,11 @@ class PassRun:
 def run_passes(function: ir.Function, passes: Sequence[Pass] = PASSES) -> tuple[ir.Function, list[PassRun]]:
     """Run `passes` over `function` until none changes anything (or for `MAX_ROUNDS` rounds),
     then those of them in `RUN_LAST` once; return the result and the log."""
-    if size(function) <= MAX_FUNCTION_SIZE:
-        return _run_passes(function, passes)
-    with _collector_paused():
-        return _run_passes(function, passes)
+    with callee_verdicts_shared():
+        if size(function) <= MAX_FUNCTION_SIZE:
+            return _run_passes(function, passes)
+        with _collector_paused():
+            return _run_passes(function, passes)
 
 
 # How many compilations have the cyclic garbage collector paused, and whether it ran before.
