@@ -490,7 +490,8 @@ class SymbolicFunction:
         kinds = kinds if self.type_misses < MAX_TYPE_MISSES else {}
         options = {"source": self.source, "resolve_globals": resolve_globals, "static": static,
                    "argument_types": kinds, "fastmath": self.fastmath,
-                   "frozen_globals": not self.guards}  # (no check on entry: none at calls)
+                   "frozen_globals": not self.guards,  # (no check on entry: none at calls)
+                   "weigh_types": True}  # rely on the kinds only where it pays (cost model)
         resolve_objects = self.compiled_object is not None and resolve_globals
         _, after, log = pipeline.optimize(self.original, self.passes, resolve_objects=resolve_objects,
                                           **options)  # type: ignore[arg-type]
