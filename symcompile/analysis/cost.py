@@ -36,7 +36,7 @@ WRITE = 2.0  # storing a local: `t = ...` (beyond the read of its value)
 NUMBER_OPERATION = 8.0  # an operator on two Python numbers of one type: `x + y`
 MIXED_NUMBERS = 5.0  # extra when an int meets a float: `x + 1` on a float x
 DIVISION = 3.0  # extra for `/` over `*` on floats (CPython 3.11-3.13 specialize `*` only)
-POWER = 15.0  # extra for `**` over `*`: `x ** 2` against `x * x` on ints
+POWER = 8.0  # extra for `**` over `*`: `x ** 2` against `x * x` on ints
 COMPARISON = 10.0  # `x < y` on numbers, `a is b`
 BRANCH = 2.0  # an `if`, an `and`/`or` operand, a conditional expression's test
 C_CALL = 12.0  # calling a builtin or NumPy function (the call alone, not its work)
@@ -50,13 +50,13 @@ OPAQUE = 20.0  # code kept as written: the same in every version
 # the entry check of a version relying on argument types (see codegen's type_guard)
 TYPE_CHECK = 8.0  # `type(x) is not float`, per argument
 ARRAY_ATTRIBUTE_CHECK = 15.0  # `a.dtype is not float64`, `a.ndim != 1`
-LAYOUT_CHECK = 45.0  # `not a.flags.c_contiguous`
-SHAPE_CHECK = 110.0  # `b.shape != a.shape`
+LAYOUT_CHECK = 35.0  # `not a.flags.c_contiguous`
+SHAPE_CHECK = 70.0  # `b.shape != a.shape`
 # a NumPy array operation on ARRAY_ELEMENTS float64 elements: into a new array, or into one
 # the function made (`t += x`, `multiply(a, t, out=t)`)
 ARRAY_ELEMENTS = 10_000
-NEW_ARRAY = 2_800.0
-INTO_ARRAY = 1_900.0
+NEW_ARRAY = 1_600.0
+INTO_ARRAY = 1_200.0
 
 # What the model expects where it cannot know.
 LOOP_TURNS = 10
