@@ -18,6 +18,8 @@ BENCHMARKS: dict[str, str] = {
     "compile": "benchmarks.bench_compile",
     "real": "benchmarks.bench_real",
     "vectorize": "benchmarks.bench_vectorize",
+    "lifetimes": "benchmarks.bench_lifetimes",
+    "costs": "benchmarks.bench_costs",
 }
 
 #: Environment variables that make OpenBLAS, OpenMP and MKL single-threaded; numpy's BLAS reads

@@ -83,3 +83,10 @@ def compile_counter(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     monkeypatch.setattr(pipeline, "run_passes", counting)
     return compiled
+
+
+@pytest.fixture
+def specialize_always(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Versions rely on the argument types the passes use, paying or not (no cost model): for
+    tests of the type-conditional rules through the runtime."""
+    monkeypatch.setattr(pipeline, "WEIGH_SPECIALIZATIONS", False)

@@ -180,6 +180,7 @@ def _check(func: types.FunctionType, compiled: Callable[..., Any]) -> None:
     test()
 
 
+@pytest.mark.usefixtures("specialize_always")  # the version for the types given, paying or not
 @pytest.mark.parametrize("func", SHARING, ids=[f.__name__ for f in SHARING])
 def test_shared_expressions_behave_like_the_original(func: types.FunctionType) -> None:
     alone = _cse_alone(func)

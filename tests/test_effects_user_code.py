@@ -197,6 +197,7 @@ def test_never_wrong_global_rebound_by_len(module):
     assert "if DEBUG else" in str(compiled.source)  # read after len(), not folded
 
 
+@pytest.mark.usefixtures("specialize_always")  # the version for the types given, paying or not
 def test_a_version_for_floats_still_folds(module):
     compiled = sc.symbolic(module.by_float_arithmetic)
     assert compiled(2.0) == -3.0

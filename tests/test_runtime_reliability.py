@@ -314,6 +314,7 @@ def test_never_unbounded_cache_of_versions(make_module: MakeModule) -> None:
     assert sc.cache_info(compiled).misses == info.misses + 1  # n=3 was dropped, n=0 was not
 
 
+@pytest.mark.usefixtures("specialize_always")  # the version for the types given, paying or not
 def test_always_explainable_cache_info_says_why_it_compiled(make_module: MakeModule) -> None:
     module = make_module("""
         SCALE = 2.0

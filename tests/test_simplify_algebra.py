@@ -44,6 +44,10 @@ from symcompile.runtime import api
 from symcompile.runtime.oracle import assert_equivalent, same_value
 from tests.strategies import complexes, float_arrays, floats, ints
 
+# the rules are tested in the version for their types, whether or not it would pay (the cost
+# model's decision is tested in test_never_slower.py)
+pytestmark = pytest.mark.usefixtures("specialize_always")
+
 SETTINGS = settings(max_examples=50, deadline=None, derandomize=True, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 

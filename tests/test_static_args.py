@@ -25,7 +25,7 @@ def power_unguarded(x, n=2):
     return result
 
 
-def test_each_value_gets_its_own_residual_program(compile_counter):
+def test_each_value_gets_its_own_residual_program(compile_counter, specialize_always):  # paying or not
     assert power(2.0, 3) == 8.0
     assert power(2.0, 5) == 32.0
     assert power(3.0, 3) == 27.0

@@ -1,9 +1,9 @@
 """Analyses of NumPy arrays, for the passes that compute into them (eliminate_temporaries).
 
 Which expressions are array operations that make a new array (`array_operation`), which of
-those NumPy computes into an operand with the same bits (`exact_in_place`), which locals hold
-arrays no one else can see (`private_arrays`), and whether a function may change an array's
-shape or dtype in place (`may_reshape_arrays`). The kinds of the arrays themselves come from
+those NumPy computes into an operand with the same bits (`exact_in_place`) or into another
+array (`holds_result`), which locals hold arrays no one else can see (`private_arrays`), and
+whether a function may change an array's shape or dtype in place (`may_reshape_arrays`). The kinds of the arrays themselves come from
 `value_types`.
 """
 
@@ -29,6 +29,16 @@ EXACT_UFUNCS = frozenset({
     np.bitwise_xor, np.invert, np.left_shift, np.right_shift,
 })
 EXACT_ON_INTEGERS = frozenset({np.floor_divide, np.remainder})
+# unary ufuncs on real floats that may differ by loop but run the same loop in place: each
+# element is read before it is written, and NumPy's SIMD loops take an output that is exactly
+# the input as not overlapping it (`nomemoverlap`), as they take a fresh output. Checked bit
+# for bit against a fresh output, in place and into another array, on float64 and float32 of
+# 1-70, 1000, 4097 and 1e5 elements (tests/test_never_slower.py)
+SAME_LOOP_IN_PLACE = frozenset({
+    np.exp, np.exp2, np.expm1, np.log, np.log2, np.log10, np.log1p, np.sin, np.cos, np.tan,
+    np.sinh, np.cosh, np.tanh, np.arcsin, np.arccos, np.arctan, np.arcsinh, np.arctanh,
+    np.cbrt, np.floor, np.ceil, np.rint, np.trunc,
+})
 
 # attributes whose store (or call: `a.resize(...)`) changes an array's shape or dtype in place
 _RESHAPING_ATTRIBUTES = frozenset({"shape", "dtype", "strides", "resize"})
@@ -94,9 +104,25 @@ def may_reshape_arrays(function: ir.Function) -> bool:
     return False
 
 
-def exact_in_place(ufunc: np.ufunc, kind: ir.ArrayKind) -> bool:
-    """Whether computing `ufunc` into an operand's array is sure to give the same bits."""
+def exact_in_any_loop(ufunc: np.ufunc, kind: ir.ArrayKind) -> bool:
+    """Whether every NumPy loop of `ufunc` gives the same bits for results of kind `kind`."""
     dtype = kind.dtype
     if dtype.kind in "biu":
         return ufunc in EXACT_UFUNCS or ufunc in EXACT_ON_INTEGERS or ufunc is np.power
     return dtype.kind == "f" and dtype.itemsize >= 4 and (ufunc in EXACT_UFUNCS or ufunc is np.power)
+
+
+def exact_in_place(ufunc: np.ufunc, kind: ir.ArrayKind) -> bool:
+    """Whether computing `ufunc` into an operand's array is sure to give the same bits."""
+    dtype: np.dtype = kind.dtype
+    return exact_in_any_loop(ufunc, kind) or (
+        dtype.kind == "f" and dtype.itemsize >= 4 and ufunc in SAME_LOOP_IN_PLACE)
+
+
+def holds_result(ufunc: np.ufunc | None, kind: ir.ArrayKind) -> bool:
+    """Whether an array of the result's kind `kind`, one that is none of the operands, can
+    take `ufunc`'s result with the same bits (`out=`): NumPy then runs the loop it runs for a
+    new array, which it makes of that dtype and shape, C-contiguous (so known extents and a
+    contiguous layout are needed; a power's `t ** 2` squares, `power(t, 2, out=)` does not)."""
+    return ufunc is not None and ufunc is not np.power and kind.shape is not None \
+        and kind.contiguous

@@ -16,12 +16,17 @@ checks on entry. The arrays written are only those the function made by an opera
 nowhere but as operands of operations: never an argument, a global, a view, or an array that
 is stored, returned or passed on.
 
-Only operations whose every NumPy loop gives the same bits are computed into an operand, since
-NumPy may pick another loop (SIMD or not) when the output overlaps an input: `+ - * /`, `sqrt`,
-`abs`, `maximum`, `minimum` on real floats (correctly rounded by IEEE 754), and the exact
-integer and bitwise ones. Not complex `*` (one-element arrays were seen to differ), nor `exp`,
-`log`, `sin`... A power only as `t **= 2`, which NumPy computes by squaring exactly as it does
-`t ** 2` (`power(t, 2, out=t)` would not take that shortcut).
+An operation is computed into an operand only where NumPy gives the same bits there
+(`arrays.exact_in_place`): `+ - * /`, `sqrt`, `maximum`... on real floats (correctly rounded by
+IEEE 754), the exact integer and bitwise ones, and unary ones such as `exp` and `log`, whose
+loops may differ but which NumPy runs in place as for a new array. Not complex `*` (one-element
+arrays were seen to differ). A power only as `t **= 2`, which NumPy computes by squaring
+exactly as it does `t ** 2` (`power(t, 2, out=t)` would not take that shortcut). Any ufunc
+may compute into a spare array of its result's kind that is none of its operands
+(`exp(t, out=t_2)`: NumPy then runs the loop a new array gets); one not exact in every loop
+prefers that to its operand, so the result is the array made last, as in the original. Before
+an operation makes a new array, the arrays no operation needs any more are freed (`del t_2`):
+kept alive, they make glibc trim and regrow its heap on every call (issue 11).
 
 It runs once, after the other passes have settled (see `pipeline.RUN_LAST`): it lowers
 expressions into statements, which the other passes would only put back together.
@@ -54,7 +59,9 @@ from dataclasses import dataclass, field
 from .. import ir
 from ..analysis.arrays import (
     array_operation,
+    exact_in_any_loop,
     exact_in_place,
+    holds_result,
     may_reshape_arrays,
     private_arrays,
 )
@@ -93,6 +100,7 @@ class _Statement:
     owned: dict[str, Known] = field(default_factory=dict)  # arrays free to overwrite
     made: list[str] = field(default_factory=list)  # new names, in order
     spare: list[str] = field(default_factory=list)  # owned arrays no operation needs any more
+    freed: list[str] = field(default_factory=list)  # spare arrays freed within the statement
     in_place: int = 0
     relied: set[str] = field(default_factory=set)
 
@@ -107,6 +115,9 @@ class _Lowering:
         self.taken = all_names(function)
         self.bound = bound_on_entry(function)
         self.relied: set[str] = set()
+        # a `del` is code `objects` cannot see through: in a compiled object's method it would
+        # cost the inlined structure, so dead arrays there are freed only after statements
+        self.free_early = not function.resolve_objects
 
     def block(self, body: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
         result: list[ir.Stmt] = []
@@ -121,19 +132,20 @@ class _Lowering:
     def statement(self, stmt: ir.Stmt) -> list[ir.Stmt]:
         """`stmt` lowered (or as it is), then freeing the arrays of private locals it read
         for the last time, as the original frees a temporary once it is used."""
-        lowered = self._lowered(stmt)
+        lowered, freed = self._lowered(stmt)
         env = self.types.get(id(stmt), {})
         bound = self.bound.get(id(stmt), frozenset())
         dying = sorted(name for name in statement_reads(stmt) & self.private
                        if name not in self.live.get(id(stmt), frozenset()) and name in bound
-                       and name not in assigned_names(stmt)
+                       and name not in assigned_names(stmt) and name not in freed
                        and (known := env.get(name)) is not None and known.array is not None)
         if not dying or isinstance(stmt, ir.Return):
             return lowered
         notes.changed("free", "free {} after its last use", ", ".join(dying), loc=stmt.loc)
         return [*lowered, _freeing(dying, stmt.loc)]
 
-    def _lowered(self, stmt: ir.Stmt) -> list[ir.Stmt]:
+    def _lowered(self, stmt: ir.Stmt) -> tuple[list[ir.Stmt], list[str]]:
+        """`stmt` lowered, and the private locals it freed on the way."""
         match stmt:
             case ir.Assign((ir.Name(target),), value) if target not in self.excluded:
                 roots: tuple[ir.Expr, ...] = (value,)
@@ -142,10 +154,10 @@ class _Lowering:
             case ir.Return(value) if value is not None:
                 roots = (value,)
             case _:
-                return [stmt]
+                return [stmt], []
         env = self.types.get(id(stmt), {})
         if not any(_is_array_operation(root, env) for root in roots):
-            return [stmt]
+            return [stmt], []
         reads = Counter(node.id for root in roots for node in walk_expr(root)
                         if isinstance(node, ir.Name) and node.id in self.private)
         work = _Statement(env, stmt.loc, self.bound.get(id(stmt), frozenset()), set(reads) - self.live.get(id(stmt), frozenset()), reads)
@@ -155,11 +167,11 @@ class _Lowering:
                                                        for later in roots[index + 1:]))
                    for index, root in enumerate(roots)]
         if not work.in_place:
-            return [stmt]
+            return [stmt], []
         notes.changed("compute in place", "compute in place ×{}" if work.in_place > 1 else
                       "compute in place", work.in_place, loc=stmt.loc)
         self.relied |= work.relied
-        return self._finish(stmt, results, work)
+        return self._finish(stmt, results, work), work.freed
 
     def _finish(self, stmt: ir.Assign | ir.Return, results: list[ir.Expr], work: _Statement) -> list[ir.Stmt]:
         emitted = work.emitted
@@ -172,7 +184,8 @@ class _Lowering:
                 emitted = list(rename(tuple(emitted), {result.id: target}))
             elif result != ir.Name(target):
                 emitted.append(ir.Assign((ir.Name(target),), result, stmt.loc))
-            released = [name for name in work.made if ir.Name(name) != result]
+            released = [name for name in work.made
+                        if ir.Name(name) != result and name not in work.freed]
             if released:
                 emitted.append(_freeing(released, stmt.loc))
             return emitted
@@ -203,9 +216,14 @@ class _Lowering:
         is_power = isinstance(expr, ir.Op) and expr.op == "pow"
         if is_power and (reused is None or operands[0] != ir.Name(reused) or operands[1] != ir.Const(2)):
             reused = None  # only `t **= 2`: NumPy squares, as for `t ** 2` (not `power(t, 2)`)
-        out = reused
-        if out is None and usable and not is_power:
-            out = next((name for name in work.spare if work.owned[name].type == kind), None)
+        spare = self._spare_for(kind, work) if holds_result(ufunc, kind) else None
+        # an operation exact in any loop writes over its operand, any other into a spare array
+        # if there is one (none of its operands), the one made last: the result is then the
+        # array made last, as in the original, which keeps glibc from trimming the heap
+        prefer_spare = ufunc is not None and not exact_in_any_loop(ufunc, kind)
+        out = (spare or reused) if prefer_spare else (reused or spare)
+        if out is None and self.free_early:
+            self._free_spare(work)
         for op in owned:  # (`t <= t` uses t twice: it is spare once)
             if op.id != out and op.id not in work.spare:
                 work.spare.append(op.id)
@@ -228,6 +246,24 @@ class _Lowering:
         work.owned[out] = known
         work.in_place += 1
         return ir.Name(out)
+
+    @staticmethod
+    def _spare_for(kind: ir.ArrayKind, work: _Statement) -> str | None:
+        """The spare array of kind `kind` made last in the statement (else a dying local's)."""
+        fitting = [name for name in work.spare if work.owned[name].type == kind]
+        return max(fitting, key=lambda name: work.made.index(name) if name in work.made else -1,
+                   default=None)
+
+    @staticmethod
+    def _free_spare(work: _Statement) -> None:
+        """Before an operation makes a new array, free the arrays no operation needs any more
+        (`del t_2`): held, they make the allocator return memory and fault it back in."""
+        if work.spare:
+            work.emitted.append(_freeing(list(work.spare), work.loc))
+            for name in work.spare:
+                del work.owned[name]
+            work.freed += work.spare
+            work.spare.clear()
 
     @staticmethod
     def _used(name: str, work: _Statement) -> None:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterator, Mapping, Sequence
 
 from .. import ir
+from ..analysis import cost
 from ..analysis.effects import callee_verdicts_shared
 from ..frontend import build as frontend
 from ..ir.names import MAX_FUNCTION_SIZE, size
@@ -83,6 +84,11 @@ PASSES: tuple[Pass, ...] = (
     # (`dot` for `@`, biases as rows, numbers converted once)
     use_cheaper_numpy_calls,
 )
+
+# Whether `optimize(weigh_types=True)` weighs a specialization against its entry check at all;
+# tests of the type-conditional rules through the runtime turn it off, to see the version for
+# the types they pass (tests/conftest.py: `specialize_always`).
+WEIGH_SPECIALIZATIONS = True
 
 # Passes that run once, after the others have reached their fixed point.
 RUN_LAST: frozenset[Pass] = frozenset({vectorize_loops, eliminate_temporaries, use_cheaper_numpy_calls})
@@ -182,6 +188,7 @@ def optimize(
     fastmath: bool = False,
     resolve_objects: bool = False,
     frozen_globals: bool = False,
+    weigh_types: bool = False,
 ) -> tuple[ir.Function, ir.Function, list[PassRun]]:
     """Front end and passes for a live function: (IR before, IR after, log of pass runs).
 
@@ -192,7 +199,9 @@ def optimize(
     `ir.Function.argument_types`); `fastmath` allows the unsafe rules of simplify_algebra;
     `resolve_objects` lets the passes read the structure of objects held as constants (a
     compiled object's, see `objects`). With `frozen_globals` (`guards=False`) the globals are
-    taken as never changing (`ir.Namespace.frozen`).
+    taken as never changing (`ir.Namespace.frozen`). With `weigh_types` (a version for a call:
+    its arguments have these types, but nothing asks for a version relying on them) the result
+    relies on the argument types only where that pays (`specialized_if_it_pays`).
     """
     namespace = frontend.namespace_of(func) if resolve_globals else None
     if namespace is not None and frozen_globals:
@@ -203,7 +212,33 @@ def optimize(
     if static:
         before = specialize(before, static)
     after, log = run_passes(before, passes)
+    if weigh_types and WEIGH_SPECIALIZATIONS and any(a.of_type for a in after.assumptions):
+        return specialized_if_it_pays(before, after, log, passes)
     return before, after, log
+
+
+def specialized_if_it_pays(before: ir.Function, after: ir.Function, log: list[PassRun],
+                           passes: Sequence[Pass]) -> tuple[ir.Function, ir.Function, list[PassRun]]:
+    """The one place that decides whether a version relies on its arguments' types (and so
+    checks them on entry): `after`, the passes' result relying on them, if the cost model
+    expects it to save more per call than its entry check costs; else the function compiled
+    for arguments of any types (no check), with a note saying by how much it would not pay."""
+    if cost.check_is_negligible(after):
+        return before, after, log
+    general_before = dataclasses.replace(before, argument_types={})
+    general, general_log = run_passes(general_before, passes)
+    weighed = cost.weigh_specialization(general, after)
+    if weighed.pays:
+        return before, after, log
+    relied = ", ".join(f"{a.name}: {getattr(a.value, '__name__', a.value)}"
+                       for a in after.assumptions if a.of_type)
+    with notes.recording() as said:
+        notes.missed("specialize", "not specialized for {}: it would save {} a call, its entry "
+                     "check costs {}", relied, cost.spelled(weighed.saving),
+                     cost.spelled(weighed.check), loc=before.loc)
+    last_round = general_log[-1].round if general_log else 0
+    decision = PassRun("weigh_specialization", last_round, general, general, 0.0, tuple(said))
+    return general_before, general, [*general_log, decision]
 
 
 def specialize(function: ir.Function, static: Mapping[str, object]) -> ir.Function:

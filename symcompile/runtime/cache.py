@@ -571,7 +571,8 @@ class FunctionCache:
             # a function whose globals keep changing under it is compiled without relying on any
             resolve_globals=self.stale_recompiles < MAX_STALE_RECOMPILES,
             # nor on argument types when they keep changing
-            argument_types=kinds if self.type_misses < MAX_TYPE_MISSES else {})
+            argument_types=kinds if self.type_misses < MAX_TYPE_MISSES else {},
+            weigh_types=True)
 
     def _loading(self) -> compiler.Loading:
         """Loaded in the original's world, its checks on entry calling back here."""

@@ -64,7 +64,9 @@ class Options:
     compiled_object: the object whose structure the passes may read, if any. objects: free
     names taken as these very objects, relying on nothing (the caller promises they hold:
     `optimize_source`'s fixed names). finish: a last rewrite of the passes' result before code
-    generation; None from it keeps the function as written.
+    generation; None from it keeps the function as written. weigh_types: a version for a call,
+    relying on its argument types only where the cost model expects that to pay
+    (`pipeline.specialized_if_it_pays`).
     """
 
     passes: tuple[Pass, ...] = pipeline.PASSES
@@ -77,6 +79,7 @@ class Options:
     compiled_object: CompiledObject | None = None
     objects: Mapping[str, object] = dataclasses.field(default_factory=dict)
     finish: Callable[[ir.Function], ir.Function | None] | None = None
+    weigh_types: bool = False
 
 
 @dataclasses.dataclass(frozen=True)
@@ -167,19 +170,26 @@ def _optimized(source: Source, options: Options) -> tuple[ir.Function, ir.Functi
     structure is read only where the code cannot change it while it runs; otherwise the
     function is compiled again without reading it."""
     resolve_objects = options.compiled_object is not None and options.resolve_globals
-    before = _front_end(source, options, resolve_objects)
-    after, log = pipeline.run_passes(before, options.passes)
+    before, after, log = _passes(_front_end(source, options, resolve_objects), options)
     relied = objects.holds_during_call(after) if resolve_objects else None
     if resolve_objects and relied is None:
         # code the compiler cannot see (or a store) could change the objects mid-call
-        before = _front_end(source, options, False)
-        after, log = pipeline.run_passes(before, options.passes)
+        before, after, log = _passes(_front_end(source, options, False), options)
     elif relied:  # the objects hold if the arguments' kinds and the globals are as compiled
         after = after.assuming(*relied)
     if options.compiled_object is not None:  # (its one static value: the object)
         (instance,) = options.static.values()
         called = options.compiled_object
         after = after.assuming(*objects.call_facts(instance, called.called, called.kind))
+    return before, after, log
+
+
+def _passes(before: ir.Function, options: Options) -> tuple[ir.Function, ir.Function, list[PassRun]]:
+    """The passes over `before`: (IR before, IR after, log), the types relied on weighed."""
+    after, log = pipeline.run_passes(before, options.passes)
+    if options.weigh_types and pipeline.WEIGH_SPECIALIZATIONS \
+            and any(assumption.of_type for assumption in after.assumptions):
+        return pipeline.specialized_if_it_pays(before, after, log, options.passes)
     return before, after, log
 
 
