@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import symcompile as sc
+from symcompile.passes import vectorize_build
 from symcompile.runtime.oracle import assert_equivalent, same_value
 
 KERNELS = '''
@@ -251,6 +252,14 @@ def time_steps(u, new, steps):
         u[:] = new
     return u
 '''
+
+
+@pytest.fixture(autouse=True)
+def array_code_at_every_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The array code runs from one iteration on, so the small shapes here test it (by
+    default below 32 iterations the loop runs: test_never_slower_small_loops_run_as_written)."""
+    monkeypatch.setattr(vectorize_build, "MIN_ITERATIONS", 1)
+    monkeypatch.setattr(vectorize_build, "MIN_ELEMENTS_PER_TURN", 1)
 
 
 @pytest.fixture(scope="module")
@@ -608,3 +617,34 @@ def test_never_wrong_stored_number_read_back_as_the_element_type(kernels: types.
     """`out[i] = 0.3` stores float32(0.3): a later `out[i] * 3.0` multiplies that, not 0.3."""
     for dtype in (np.float32, np.float64):
         check(kernels, "number_read_back", np.zeros(4, dtype), np.zeros(4, dtype), np.ones(4, dtype))
+
+
+def test_never_slower_small_loops_run_as_written(kernels: types.ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Below 32 iterations (8 elements per turn of a kept loop) the array code costs more than
+    the loop saves (about 4 µs against 0.15 µs a turn): the entry check sends the call to the
+    loop. What the version knows is too few refuses."""
+    monkeypatch.setattr(vectorize_build, "MIN_ITERATIONS", 32)
+    monkeypatch.setattr(vectorize_build, "MIN_ELEMENTS_PER_TURN", 8)
+    a, b = rng_array((40,)), rng_array((40,), seed=1)
+    text = "".join(said(compiled(kernels, "scale_add"), np.zeros(40), a, b, 1.5).split())
+    assert "32<=len(a)" in text and "0<len(a)" not in text
+    args = (np.zeros((3, 2)), rng_array((3, 40)), rng_array((40, 2)))
+    text = "".join(said(compiled(kernels, "matmul"), *args).split())
+    assert "32<=a.shape[0]*b.shape[1]*a.shape[1]and8<=a.shape[0]*b.shape[1]" in text
+    for n in (0, 1, 31, 32, 33):
+        check(kernels, "scale_add", np.zeros(n), a[:n], b[:n], 1.5)
+    check(kernels, "matmul", *args)
+
+
+def test_never_slower_too_few_iterations_known_refuses(make_module: Callable[[str], types.ModuleType],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(vectorize_build, "MIN_ITERATIONS", 32)
+    module = make_module('''
+        def f(out, a):
+            for i in range(30):
+                out[i] = a[i] * 2.0
+        ''')
+    args = (np.zeros(30), rng_array((30,)))
+    fast = sc.symbolic(module.f)
+    assert_equivalent(module.f, fast, args)
+    assert "30 iterations: too few for array code to pay" in str(sc.explain(fast, *args))

@@ -10,7 +10,7 @@ def shifted(c: "float64[n]", a: "float64[n, m]"):
 def shifted(c: 'float64[n]', a: 'float64[n, m]'):
     for k in range(a.shape[1]):
         vectorized = False
-        if range is range_2 and type(k) is int and 0 < a.shape[0
+        if range is range_2 and type(k) is int and 32 <= a.shape[0
             ] - 1 and 0 <= k + a.shape[1] and a.shape[0] - 1 < c.shape[0
             ] and k < a.shape[1] and not may_share_memory(c, a):
             for fp_errors in floating_point_errors_recorded():

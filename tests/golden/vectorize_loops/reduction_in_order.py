@@ -11,10 +11,11 @@ def matmul(c: "float64[n, m]", a: "float64[n, p]", b: "float64[p, m]"):
 # --- after vectorize_loops ---
 def matmul(c: 'float64[n, m]', a: 'float64[n, p]', b: 'float64[p, m]'):
     vectorized = False
-    if range is range_2 and 0 < a.shape[0] and 0 < b.shape[1] and 0 < a.shape[1
-        ] and a.shape[0] - 1 < c.shape[0] and b.shape[1] - 1 < c.shape[1
-        ] and a.shape[1] - 1 < b.shape[0] and not may_share_memory(c, a
-        ) and not may_share_memory(c, b):
+    if range is range_2 and 32 <= a.shape[0] * b.shape[1] * a.shape[1
+        ] and 8 <= a.shape[0] * b.shape[1] and 0 < a.shape[0] and 0 < b.shape[1
+        ] and 0 < a.shape[1] and a.shape[0] - 1 < c.shape[0] and b.shape[1
+        ] - 1 < c.shape[1] and a.shape[1] - 1 < b.shape[0
+        ] and not may_share_memory(c, a) and not may_share_memory(c, b):
         for fp_errors in floating_point_errors_recorded():
             c_new = c[0:a.shape[0], 0:b.shape[1]]
             for k in range(a.shape[1]):

@@ -13,10 +13,11 @@ def distances(out: "float64[n, m]", p: "float64[n, d]", q: "float64[m, d]"):
 # --- after vectorize_loops ---
 def distances(out: 'float64[n, m]', p: 'float64[n, d]', q: 'float64[m, d]'):
     vectorized = False
-    if range is range_2 and 0 < p.shape[0] and 0 < q.shape[0] and 0 < p.shape[1
-        ] and p.shape[1] - 1 < q.shape[1] and p.shape[0] - 1 < out.shape[0
-        ] and q.shape[0] - 1 < out.shape[1] and not may_share_memory(out, p
-        ) and not may_share_memory(out, q):
+    if range is range_2 and 32 <= p.shape[0] * q.shape[0] * p.shape[1
+        ] and 8 <= p.shape[0] * q.shape[0] and 0 < p.shape[0] and 0 < q.shape[0
+        ] and 0 < p.shape[1] and p.shape[1] - 1 < q.shape[1] and p.shape[0
+        ] - 1 < out.shape[0] and q.shape[0] - 1 < out.shape[1
+        ] and not may_share_memory(out, p) and not may_share_memory(out, q):
         for fp_errors in floating_point_errors_recorded():
             s_2 = 0.0
             for d in range(p.shape[1]):
