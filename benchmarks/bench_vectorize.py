@@ -2,7 +2,8 @@
 array code an expert writes by hand.
 
 Each kernel is a plain Python loop over `range` indexing NumPy arrays (elementwise maps, 1-D and
-2-D stencils, masks, conditional updates, outer products, pairwise distances, window scans, a matrix product, and
+2-D stencils, masks, conditional updates, outer products, pairwise distances, window scans, matrix
+products (accumulating into `c[i, j]`, or into a scalar per element), and
 running sums and recurrences that must stay loops), with a hand-vectorized reference that
 computes the same floating-point operations in the same order for every element, so all three
 variants write bit-identical arrays (checked before timing, by bits). Three variants, timed
@@ -313,6 +314,22 @@ def matmul_hand(c, a, b):
         c += a[:, k:k + 1] * b[k, :]
 
 
+def matmul_accumulator(c, a, b):
+    for i in range(a.shape[0]):
+        for j in range(b.shape[1]):
+            acc = 0.0
+            for k in range(a.shape[1]):
+                acc += a[i, k] * b[k, j]
+            c[i, j] = acc
+
+
+def matmul_accumulator_hand(c, a, b):
+    acc = 0.0
+    for k in range(a.shape[1]):
+        acc = acc + a[:, k:k + 1] * b[k, :]
+    c[:] = acc
+
+
 # ------------------------------------------------------------------ loops that must stay loops
 
 def running_sum(out, x):
@@ -417,6 +434,8 @@ KERNELS: tuple[Kernel, ...] = (
     Kernel("pairwise_sq_distances", pairwise_sq_distances, pairwise_sq_distances_hand,
            lambda: (np.zeros((P, P)), _vec(P), _vec(P, seed=1))),
     Kernel("matmul", matmul, matmul_hand,
+           lambda: (np.zeros((40, 40)), _grid(40), _grid(40, seed=1))),
+    Kernel("matmul_accumulator", matmul_accumulator, matmul_accumulator_hand,
            lambda: (np.zeros((40, 40)), _grid(40), _grid(40, seed=1))),
     Kernel("running_sum", running_sum, running_sum_hand, lambda: (np.zeros(N), _vec()), False),
     Kernel("logistic_orbit", logistic_orbit, logistic_orbit_hand,

@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import symcompile as sc
+from symcompile.passes import vectorize_build
 from symcompile.runtime.oracle import assert_equivalent, same_value
 
 KERNELS = '''
@@ -174,6 +175,76 @@ def reads_after_conditional(out, a):
             out[i] = a[i]
         a[i] = out[i] + 1.0
 
+def matmul(c, a, b):
+    for i in range(a.shape[0]):
+        for j in range(b.shape[1]):
+            for k in range(a.shape[1]):
+                c[i, j] += a[i, k] * b[k, j]
+
+def matmul_k_outer(c, a, b):
+    for k in range(a.shape[1]):
+        for i in range(a.shape[0]):
+            for j in range(b.shape[1]):
+                c[i][j] += a[i][k] * b[k][j]
+
+def matmul_k_middle(c, a, b):
+    for i in range(a.shape[0]):
+        for k in range(a.shape[1]):
+            for j in range(b.shape[1]):
+                c[i, j] = c[i, j] + a[i, k] * b[k, j]
+
+def matmul_accumulator(c, a, b):
+    for i in range(a.shape[0]):
+        for j in range(b.shape[1]):
+            acc = 0.0
+            for k in range(a.shape[1]):
+                acc += a[i, k] * b[k, j]
+            c[i, j] = acc
+
+def distances(out, p, q):
+    for i in range(p.shape[0]):
+        for j in range(q.shape[0]):
+            s = 0.0
+            for d in range(p.shape[1]):
+                t = p[i, d] - q[j, d]
+                s += t * t
+            out[i, j] = s
+
+def positive_row_sums(out, a):
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            if a[i, j] > 0.0:
+                out[i] += a[i, j]
+
+def shifted_rows(c, a):
+    for k in range(a.shape[1]):
+        for i in range(a.shape[0] - 1):
+            c[i] += c[i + 1] * a[i, k]
+
+def chained_rows(c, a):
+    for i in range(1, a.shape[0]):
+        for k in range(a.shape[1]):
+            c[i] += c[i - 1] * a[i, k]
+
+def accumulator_read_after(c, a):
+    for i in range(a.shape[0]):
+        acc = 1.0
+        for k in range(a.shape[1]):
+            acc *= a[i, k]
+        c[i] = acc
+    return acc
+
+def dot(x, y):
+    s = 0.0
+    for i in range(len(x)):
+        s += x[i] * y[i]
+    return s
+
+def number_read_back(out, y, a):
+    for i in range(len(a)):
+        out[i] = 0.3
+        y[i] = out[i] * 3.0 + a[i]
+
 def time_steps(u, new, steps):
     for _ in range(steps):
         for i in range(1, len(u) - 1):
@@ -181,6 +252,14 @@ def time_steps(u, new, steps):
         u[:] = new
     return u
 '''
+
+
+@pytest.fixture(autouse=True)
+def array_code_at_every_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The array code runs from one iteration on, so the small shapes here test it (by
+    default below 32 iterations the loop runs: test_never_slower_small_loops_run_as_written)."""
+    monkeypatch.setattr(vectorize_build, "MIN_ITERATIONS", 1)
+    monkeypatch.setattr(vectorize_build, "MIN_ELEMENTS_PER_TURN", 1)
 
 
 @pytest.fixture(scope="module")
@@ -213,7 +292,9 @@ SIZES = [0, 1, 2, 7, 50]
 VECTORIZED = {"scale_add", "smooth", "jacobi", "jacobi_lists_style", "two_statements", "in_place",
               "accumulate", "reversed_copy", "backwards", "outer", "transpose_add", "threshold",
               "column", "divide", "shift_left", "int_compare", "time_steps", "reads_past_the_end",
-              "wraps_at_the_start", "clip_below", "guarded_division", "masked_2d"}
+              "wraps_at_the_start", "clip_below", "guarded_division", "masked_2d", "matmul",
+              "matmul_k_outer", "matmul_k_middle", "matmul_accumulator", "distances", "positive_row_sums",
+              "number_read_back"}
 
 
 def check(kernels: types.ModuleType, name: str, *args: object) -> None:
@@ -463,3 +544,107 @@ def test_never_wrong_read_after_conditional_write_stays_a_loop(kernels: types.Mo
     args = (np.zeros(6), rng_array((6,)))
     check(kernels, "reads_after_conditional", *args)
     assert "after a conditional write" in str(sc.explain(compiled(kernels, "reads_after_conditional"), *args))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("n, p, m", [(0, 0, 0), (1, 1, 1), (2, 3, 4), (7, 5, 3), (0, 3, 2), (3, 0, 2)])
+def test_same_bits_reductions_in_order(kernels: types.ModuleType, dtype: type, n: int, p: int, m: int) -> None:
+    a, b = rng_array((n, p), dtype), rng_array((p, m), dtype, seed=1)
+    for name in ("matmul", "matmul_k_outer", "matmul_k_middle", "matmul_accumulator"):
+        check(kernels, name, rng_array((n, m), dtype, seed=2), a, b)
+    check(kernels, "distances", np.zeros((n, m), dtype), a, rng_array((m, p), dtype, seed=3))
+    check(kernels, "positive_row_sums", np.ones(n, dtype), a)
+
+
+def test_same_bits_reduction_on_views_and_mixed_dtypes(kernels: types.ModuleType) -> None:
+    a, b = rng_array((6, 10))[:, ::2], rng_array((5, 8)).T[::-1]
+    for name in ("matmul", "matmul_accumulator"):
+        assert_equivalent(getattr(kernels, name), compiled(kernels, name), (np.zeros((6, 5)), a, b))
+    check(kernels, "matmul_accumulator", np.zeros((6, 5), np.float32), a.astype(np.float32), b.astype(np.float32))
+    check(kernels, "matmul", np.zeros((6, 5)), a.astype(np.float32), b.copy())  # float32 * float64 elements
+
+
+def test_never_wrong_reduction_into_an_aliased_output_runs_the_loop(kernels: types.ModuleType) -> None:
+    a = rng_array((4, 4))
+    check(kernels, "matmul", a, a, a)  # c is a: each update reads updated elements
+
+    def halves() -> tuple[tuple[object, ...], list[np.ndarray]]:
+        base = rng_array((4, 4))
+        return (base[:, :2], base[:, 2:], rng_array((2, 2))), [base]
+
+    check_views(kernels, "matmul_k_outer", halves)
+
+
+def test_same_warnings_overflow_in_a_reduction(kernels: types.ModuleType) -> None:
+    a = np.array([[1.0, 1e300], [1.0, 2.0]])
+    check(kernels, "matmul", np.zeros((2, 2)), a, np.full((2, 2), 1e10))
+    check(kernels, "matmul_accumulator", np.zeros((2, 2)), a, np.full((2, 2), 1e10))
+    with np.errstate(all="raise"):
+        out = np.zeros((2, 2))
+        with pytest.raises(FloatingPointError):
+            compiled(kernels, "matmul")(out, a, np.full((2, 2), 1e10))
+        assert out[0, 0] == 1e10 and out[0, 1] == 0.0  # written up to the overflow, as the loop does
+
+
+def test_reduction_shown_with_the_rule(kernels: types.ModuleType) -> None:
+    args = (np.zeros((3, 2)), rng_array((3, 4)), rng_array((4, 2)))
+    text = "".join(said(compiled(kernels, "matmul"), *args).split())  # as printed, wrapped anywhere
+    assert "forkinrange(a.shape[1]):c_new=c_new+a[0:a.shape[0],k][:,None]*b[k,0:b.shape[1]]" in text
+    explained = str(sc.explain(compiled(kernels, "matmul"), *args))
+    assert "vectorize loop i: reduction in order over k (loops i, j as arrays)" in explained
+    explained = str(sc.explain(compiled(kernels, "matmul_accumulator"), *args))
+    assert "vectorize loop i: reduction in order over k (loops i, j as arrays)" in explained
+
+
+@pytest.mark.parametrize("name, args, reason", [
+    ("shifted_rows", (rng_array((4,)), rng_array((4, 3))), "c[i] is accumulated into while c[i + 1] is touched"),
+    ("accumulator_read_after", (np.ones(4), rng_array((4, 3))), "acc is read after the loop"),
+    ("chained_rows", (rng_array((4,)), rng_array((4, 3))), "accumulates into one element, c[i]: nothing to vectorize"),
+])
+def test_never_wrong_reductions_left_alone_are_explained(kernels: types.ModuleType, name: str,
+                                                          args: tuple[object, ...], reason: str) -> None:
+    check(kernels, name, *args)
+    assert reason in str(sc.explain(compiled(kernels, name), *args))
+
+
+def test_never_wrong_scalar_reduction_stays_a_loop(kernels: types.ModuleType) -> None:
+    x, y = rng_array((9,)), rng_array((9,), seed=1)
+    check(kernels, "dot", x, y)
+    assert "vectorized" not in said(compiled(kernels, "dot"), x, y)
+
+
+def test_never_wrong_stored_number_read_back_as_the_element_type(kernels: types.ModuleType) -> None:
+    """`out[i] = 0.3` stores float32(0.3): a later `out[i] * 3.0` multiplies that, not 0.3."""
+    for dtype in (np.float32, np.float64):
+        check(kernels, "number_read_back", np.zeros(4, dtype), np.zeros(4, dtype), np.ones(4, dtype))
+
+
+def test_never_slower_small_loops_run_as_written(kernels: types.ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Below 32 iterations (8 elements per turn of a kept loop) the array code costs more than
+    the loop saves (about 4 µs against 0.15 µs a turn): the entry check sends the call to the
+    loop. What the version knows is too few refuses."""
+    monkeypatch.setattr(vectorize_build, "MIN_ITERATIONS", 32)
+    monkeypatch.setattr(vectorize_build, "MIN_ELEMENTS_PER_TURN", 8)
+    a, b = rng_array((40,)), rng_array((40,), seed=1)
+    text = "".join(said(compiled(kernels, "scale_add"), np.zeros(40), a, b, 1.5).split())
+    assert "32<=len(a)" in text and "0<len(a)" not in text
+    args = (np.zeros((3, 2)), rng_array((3, 40)), rng_array((40, 2)))
+    text = "".join(said(compiled(kernels, "matmul"), *args).split())
+    assert "32<=a.shape[0]*b.shape[1]*a.shape[1]and8<=a.shape[0]*b.shape[1]" in text
+    for n in (0, 1, 31, 32, 33):
+        check(kernels, "scale_add", np.zeros(n), a[:n], b[:n], 1.5)
+    check(kernels, "matmul", *args)
+
+
+def test_never_slower_too_few_iterations_known_refuses(make_module: Callable[[str], types.ModuleType],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(vectorize_build, "MIN_ITERATIONS", 32)
+    module = make_module('''
+        def f(out, a):
+            for i in range(30):
+                out[i] = a[i] * 2.0
+        ''')
+    args = (np.zeros(30), rng_array((30,)))
+    fast = sc.symbolic(module.f)
+    assert_equivalent(module.f, fast, args)
+    assert "30 iterations: too few for array code to pay" in str(sc.explain(fast, *args))

@@ -12,7 +12,17 @@ What must hold, each checked where it runs or proven here (see docs/rules.md):
   expressions of names the nest does not assign, `len(a)`, `a.shape[k]`: each such name is
   checked to be an `int` on entry) whose innermost body assigns elements of arrays the version
   knows (`out[i, j] = ...`, `out[i][j] += ...`), scalar locals computed afresh each turn, and
-  elements under an `if` on elements (a mask: `np.copyto(out[...], value, where=mask)`);
+  elements under an `if` on elements (a mask: `np.copyto(out[...], value, where=mask)`; in a
+  reduction, `np.where`); an element stored as a plain number and read back is read as the
+  array's element type (`float32(out_new)`);
+- reductions in order: loops no written index moves with (`k` of `c[i, j] += a[i, k] * b[k,
+  j]`, outer, middle or inner) stay Python loops around array code over the others, when each
+  written element is read and written only as itself (`c[i, j]`, never `c[i + 1, j]`): every
+  element then sees its updates in the loop's order, so its sum rounds as in the loop; and an
+  inner loop accumulating into scalar locals set before it in the body (`acc = 0.0; for k in
+  ...: acc += a[i, k] * b[k, j]; c[i, j] = acc`) runs over arrays of accumulators, started
+  from the same value, their type followed turn by turn until it settles (nothing reorders a
+  sum: `np.sum`/`np.dot` would round differently);
 - every index is one loop variable (coefficient ±1) plus an offset, or fixed; every element read
   and written lies inside its array (checked on entry: else the loop runs and raises, or wraps,
   exactly as written); a written array shares no memory with another array the loop touches;
@@ -27,7 +37,9 @@ What must hold, each checked where it runs or proven here (see docs/rules.md):
   zero, invalid), nothing has been written and the loop runs as written, so it warns or raises
   exactly as the original;
 - the loop variables and scalar locals are not read after the loop (so their last values do
-  not matter).
+  not matter);
+- it pays: at least 32 iterations in all, and 8 elements per turn of a loop that stays a loop
+  (checked on entry; fewer run the loop, which is then faster).
 
 Example::
 
@@ -37,7 +49,7 @@ Example::
     # --- after vectorize_loops ---
     def smooth(out: "float64[n]", u: "float64[n]", n: int):
         vectorized = False
-        if range is range_2 and 1 < n - 1 and n - 1 < u.shape[0] and not may_share_memory(out, u):
+        if range is range_2 and 32 <= n - 2 and n - 1 < u.shape[0] and not may_share_memory(out, u):
             for fp_errors in floating_point_errors_recorded():
                 out_new = (u[0:n - 2] + u[2:n]) * 0.5
             if not fp_errors:
@@ -51,8 +63,6 @@ Example::
 from __future__ import annotations
 
 import builtins
-from dataclasses import dataclass, field
-from typing import Iterator
 
 import numpy as np
 
@@ -66,86 +76,25 @@ from ..analysis.subscripts import (
     distance,
     lexicographic_sign,
     loop_term,
-    to_expr,
 )
 from ..analysis.value_types import Known, TypeEnv, type_assumptions, type_of, types_before
 from ..ir.names import (
     all_names,
     assigned_names,
     bound_on_entry,
-    fresh_name,
     live_after,
     untracked_names,
 )
 from ..ir.rewrite import nested_bodies, unchanged_or_new, walk_statements, with_bodies
 from . import notes
+from .vectorize_build import Builder
+from .vectorize_nest import EndReduce, Level, Nest, Reduce, Refused, Temp, Write, spell_access
 
 RULE = "vectorize"
 _FLOAT_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 _ARITHMETIC = frozenset({"add", "sub", "mul", "truediv"})
 _BITWISE = frozenset({"bitand", "bitor", "bitxor"})
 _COMPARISONS = frozenset({"lt", "le", "gt", "ge", "eq", "ne"})
-
-
-def floating_point_errors_recorded() -> Iterator[list[str]]:
-    """Run the body of a `for` over this once, with the floating-point errors NumPy would
-    report now (those the error state does not ignore: by default overflow, division by zero
-    and invalid, not underflow) recorded in the list it yields (`['overflow']`) instead of
-    reported. The error state is restored when the body ends, and when it raises (the
-    generator is closed as the loop is left)."""
-    seen: list[str] = []
-    modes = {kind: "ignore" if mode == "ignore" else "call" for kind, mode in np.geterr().items()}
-    with np.errstate(call=lambda kind, _flag: seen.append(kind), **modes):  # type: ignore[arg-type]
-        yield seen
-
-
-class Refused(Exception):
-    """A loop left as written: why, as a note's template and subjects (IR or text)."""
-
-    def __init__(self, template: str, *subjects: notes.Subject) -> None:
-        super().__init__(template)
-        self.template = template
-        self.subjects = subjects
-
-
-@dataclass(frozen=True)
-class _Level:
-    """One loop of the nest: `for var in range(start, stop, step)`."""
-
-    var: str
-    start: Affine
-    stop: Affine
-    step: int
-
-    def last(self) -> Affine:
-        """The variable's last value (steps are ±1), when the range is not empty."""
-        return self.stop.shifted(-self.step)
-
-
-@dataclass
-class _Write:
-    access: Access
-    value: ir.Expr  # the element value stored (for `+=`, the whole `out[i] + x`)
-    kind: Known
-    loc: ir.Loc
-    # under `if test:` (False) or its `else:` (True): the test, and whether it is negated
-    mask: tuple[ir.Expr, bool] | None = None
-
-
-@dataclass
-class _Nest:
-    loop: ir.For
-    levels: list[_Level]
-    body: tuple[ir.Stmt, ...]
-    steps: list[tuple[str, ir.Expr, Known] | _Write] = field(default_factory=list)
-    arrays: dict[str, ir.ArrayKind] = field(default_factory=dict)
-    reads: list[tuple[Access, int]] = field(default_factory=list)  # and how many steps came before
-    checked_ints: set[str] = field(default_factory=set)
-    builtins_read: dict[str, object] = field(default_factory=dict)
-    relied: set[str] = field(default_factory=set)
-    may_raise_fp: bool = False
-    temps: dict[str, Known] = field(default_factory=dict)  # the scalar locals of the body
-    assigned: set[str] = field(default_factory=set)  # every name the nest assigns
 
 
 def _loop_var(loop: ir.For) -> str:
@@ -170,7 +119,7 @@ class _Vectorizer:
 
     # ------------------------------------------------------------------ the nest
 
-    def _builtin(self, expr: ir.Expr, value: object, nest: _Nest) -> bool:
+    def _builtin(self, expr: ir.Expr, value: object, nest: Nest) -> bool:
         """Whether `expr` is the builtin `value`: bound as it, or a name the loop checks."""
         if _means(expr, value):
             return True
@@ -182,8 +131,8 @@ class _Vectorizer:
                 return True
         return False
 
-    def _nest(self, loop: ir.For, env: TypeEnv) -> _Nest:
-        nest = _Nest(loop, [], ())
+    def _nest(self, loop: ir.For, env: TypeEnv) -> Nest:
+        nest = Nest(loop, [], ())
         nest.assigned = {name for inner in walk_statements((loop,)) for name in assigned_names(inner)}
         stmt: ir.Stmt = loop
         while isinstance(stmt, ir.For):
@@ -196,7 +145,7 @@ class _Vectorizer:
             stmt = stmt.body[0]
         return nest
 
-    def _level(self, stmt: ir.For, env: TypeEnv, nest: _Nest) -> _Level:
+    def _level(self, stmt: ir.For, env: TypeEnv, nest: Nest) -> Level:
         var = _loop_var(stmt)
         match stmt.iter:
             case ir.Call(func, args, ()) if 1 <= len(args) <= 3 and self._builtin(func, builtins.range, nest):
@@ -211,15 +160,15 @@ class _Vectorizer:
         step = forms[2] if len(forms) == 3 else Affine(1, ())
         if not step.is_const or step.const not in (1, -1):
             raise Refused("range step is not 1 or -1")
-        return _Level(var, start, stop, step.const)
+        return Level(var, start, stop, step.const, stmt.iter)
 
-    def _int_form(self, expr: ir.Expr, env: TypeEnv, nest: _Nest) -> Affine:
+    def _int_form(self, expr: ir.Expr, env: TypeEnv, nest: Nest) -> Affine:
         form = affine(expr, lambda atom: self._atom(atom, env, nest))
         if form is None:
             raise Refused("index or bound {} is not affine in the loop variables", expr)
         return form
 
-    def _atom(self, expr: ir.Expr, env: TypeEnv, nest: _Nest) -> AtomKey | None:
+    def _atom(self, expr: ir.Expr, env: TypeEnv, nest: Nest) -> AtomKey | None:
         loop_vars = {level.var for level in nest.levels}
         match expr:
             case ir.Name(name) if name in loop_vars:
@@ -237,7 +186,7 @@ class _Vectorizer:
                 return self._extent(array, axis, env, nest, expr)
         return None
 
-    def _extent(self, array: str, axis: int, env: TypeEnv, nest: _Nest, expr: ir.Expr) -> AtomKey | None:
+    def _extent(self, array: str, axis: int, env: TypeEnv, nest: Nest, expr: ir.Expr) -> AtomKey | None:
         known = env.get(array)
         kind = known.array if known is not None else None
         if kind is None or not 0 <= axis < kind.ndim:
@@ -249,15 +198,14 @@ class _Vectorizer:
 
     # ------------------------------------------------------------------ the body
 
-    def _body(self, nest: _Nest, env: TypeEnv) -> None:
+    def _body(self, nest: Nest, env: TypeEnv) -> None:
         temps: dict[str, Known] = {}
         for stmt in nest.body:
             match stmt:
-                case ir.Assign((ir.Name(name),), value) if name not in self.untracked \
-                        and name not in nest.arrays and name not in {lv.var for lv in nest.levels}:
-                    kind = self._element(value, env, nest, temps)
-                    temps[name] = kind
-                    nest.steps.append((name, value, kind))
+                case ir.Assign((ir.Name(name),), value) if self._local(name, nest):
+                    self._temp(name, value, env, nest, temps)
+                case ir.AugAssign(ir.Name(name), op, value) if self._local(name, nest):
+                    self._temp(name, ir.Op(op, (ir.Name(name), value)), env, nest, temps)
                 case ir.Assign((ir.Subscript() as target,), value):
                     self._write(target, value, env, nest, temps, stmt.loc)
                 case ir.AugAssign(ir.Subscript() as target, op, value):
@@ -270,22 +218,95 @@ class _Vectorizer:
                         for inner in branch:
                             target, value = _stored(inner)
                             self._write(target, value, env, nest, temps, inner.loc, (test, negated))
+                case ir.For() if not nest.reduced and len(nest.body) > 1:
+                    self._inner_loop(stmt, env, nest, temps)
                 case _:
                     raise Refused("the body holds {}", _statement_kind(stmt))
         nest.temps = temps
+        nest.temp_names |= set(temps)
+        self._shape(nest)
 
-    def _write(self, target: ir.Subscript, value: ir.Expr, env: TypeEnv, nest: _Nest,
+    def _local(self, name: str, nest: Nest) -> bool:
+        return name not in self.untracked and name not in nest.arrays \
+            and name not in {level.var for level in nest.levels}
+
+    def _temp(self, name: str, value: ir.Expr, env: TypeEnv, nest: Nest, temps: dict[str, Known]) -> None:
+        kind = self._element(value, env, nest, temps)
+        temps[name] = kind
+        nest.steps.append(Temp(name, value, kind))
+
+    def _inner_loop(self, loop: ir.For, env: TypeEnv, nest: Nest, temps: dict[str, Known]) -> None:
+        """An inner loop accumulating into scalar locals of the body (`acc += a[i, k] * b[k, j]`),
+        each element's accumulation kept in order as a Python loop over array slices. Its body
+        is analysed with the accumulators' types before the first turn, then after each turn,
+        until they no longer change (the range is checked not empty on entry)."""
+        if not isinstance(loop.target, ir.Name) or loop.orelse:
+            raise Refused("not a plain `for v in range(...)` loop")
+        nest.levels.append(self._level(loop, env, nest))
+        nest.reduced.add(loop.target.id)
+        steps, reads = len(nest.steps), len(nest.reads)
+        before = dict(temps)
+        kinds = dict(temps)
+        for _ in range(3):
+            del nest.steps[steps:], nest.reads[reads:]
+            nest.steps.append(Reduce(nest.levels[-1]))
+            turn = dict(kinds)
+            for stmt in loop.body:
+                match stmt:
+                    case ir.Assign((ir.Name(name),), value) if self._local(name, nest):
+                        self._temp(name, value, env, nest, turn)
+                    case ir.AugAssign(ir.Name(name), op, value) if self._local(name, nest):
+                        self._temp(name, ir.Op(op, (ir.Name(name), value)), env, nest, turn)
+                    case _:
+                        raise Refused("the inner loop holds {}", _statement_kind(stmt))
+            nest.steps.append(EndReduce())
+            nest.temp_names |= set(turn)
+            after = {name: turn[name] for name in before}
+            if after == kinds:
+                temps.update(after)
+                return
+            kinds = {**kinds, **after}
+        raise Refused("the type of an accumulator of the inner loop does not settle")
+
+    def _write(self, target: ir.Subscript, value: ir.Expr, env: TypeEnv, nest: Nest,
                temps: dict[str, Known], loc: ir.Loc, mask: tuple[ir.Expr, bool] | None = None) -> None:
         access = self._access(target, env, nest)
         if access is None:
             raise Refused("writes {}, not an element of a known array", target)
         kind = self._element(value, env, nest, temps)
         self._storable(kind, nest.arrays[access.array], target)
-        order = [loop_term(form, self._positions(nest)) for form in access.index]
-        moving = [term[0] for term in order if term is not None]
-        if moving != [level.var for level in nest.levels] or any(abs(t[1]) != 1 for t in order if t):
+        order = [loop_term(form, nest.positions()) for form in access.index]
+        if any(abs(term[1]) != 1 for term in order if term):
             raise Refused("{} is not written once per iteration in loop order", target)
-        nest.steps.append(_Write(access, value, kind, loc, mask))
+        nest.steps.append(Write(access, value, kind, loc, mask))
+
+    def _shape(self, nest: Nest) -> None:
+        """Which loops become array axes: those every written index moves with (each once, in
+        loop order); the others of a perfect nest stay loops around the body (a reduction in
+        order: every element written sees its updates in the same order)."""
+        positions = nest.positions()
+        movings = {tuple(term[0] for term in (loop_term(form, positions) for form in write.access.index) if term)
+                   for write in nest.writes()}
+        vector = tuple(level.var for level in nest.vector_levels())
+        if len(movings) != 1:
+            raise Refused("the writes do not all move with the same loops")
+        moving = movings.pop()
+        if moving == vector:
+            return
+        if not moving:
+            raise Refused("accumulates into one element, {}: nothing to vectorize",
+                          spell_access(nest.writes()[0].access))
+        if nest.reduced or list(moving) != sorted(moving, key=positions.__getitem__) \
+                or len(set(moving)) != len(moving):
+            target = nest.writes()[0].access
+            raise Refused("{} is not written once per iteration in loop order", spell_access(target))
+        nest.kept = [level for level in nest.levels if level.var not in moving]
+        nest.reduced = {level.var for level in nest.kept}
+        for write in nest.writes():
+            dtype = write.kind.array.dtype if write.kind.array is not None else None
+            if dtype != nest.arrays[write.access.array].dtype:
+                raise Refused("stores a value of another type into {} while accumulating",
+                              spell_access(write.access))
 
     def _storable(self, kind: Known, array: ir.ArrayKind, target: ir.Expr) -> None:
         dtype = kind.array.dtype if kind.array is not None else None
@@ -293,10 +314,7 @@ class _Vectorizer:
             return
         raise Refused("stores a value of another type into {}", target)
 
-    def _positions(self, nest: _Nest) -> dict[str, int]:
-        return {level.var: position for position, level in enumerate(nest.levels)}
-
-    def _access(self, expr: ir.Expr, env: TypeEnv, nest: _Nest) -> Access | None:
+    def _access(self, expr: ir.Expr, env: TypeEnv, nest: Nest) -> Access | None:
         """`a[i, j]` or `a[i][j]` of a known array, indexing every axis."""
         parts: list[ir.Expr] = []
         while isinstance(expr, ir.Subscript):
@@ -310,21 +328,21 @@ class _Vectorizer:
                 or expr.id not in self.bound.get(id(nest.loop), frozenset()):
             return None
         forms = tuple(self._int_form(part, env, nest) for part in parts)
-        if any(len([k for k, _ in form.terms if k[0] == "name" and k[1] in self._positions(nest)]) > 1
+        if any(len([k for k, _ in form.terms if k[0] == "name" and k[1] in nest.positions()]) > 1
                for form in forms):
             return None
         nest.arrays[expr.id] = known.array
         nest.relied |= known.arguments
         return Access(expr.id, forms)
 
-    def _element(self, expr: ir.Expr, env: TypeEnv, nest: _Nest, temps: dict[str, Known]) -> Known:
+    def _element(self, expr: ir.Expr, env: TypeEnv, nest: Nest, temps: dict[str, Known]) -> Known:
         """The type of an element-level expression, refusing what NumPy computes differently."""
         match expr:
             case ir.Const(value) if type(value) in (bool, int, float):
                 return Known(type(value))
             case ir.Name(name) if name in temps:
                 return temps[name]
-            case ir.Name(name) if name in self._positions(nest):
+            case ir.Name(name) if name in nest.positions():
                 raise Refused("uses the loop variable {} as a value", name)
             case ir.Name(name) if name in nest.assigned:
                 raise Refused("{} carries a value from one iteration to the next", name)
@@ -340,6 +358,7 @@ class _Vectorizer:
                 if access is None:
                     raise Refused("reads {}, not an element of a known array", expr)
                 nest.reads.append((access, len(nest.steps)))
+                nest.accesses[id(expr)] = access
                 return Known(ir.ArrayKind(nest.arrays[access.array].dtype, 1, None))
             case ir.Op(op, operands) if op in _ARITHMETIC | _BITWISE | {"neg", "invert"}:
                 return self._operation(op, expr, [self._element(x, env, nest, temps) for x in operands], nest)
@@ -353,7 +372,7 @@ class _Vectorizer:
                 return kind
         raise Refused("computes {}, which NumPy's array loops may round differently", expr)
 
-    def _operation(self, op: str, expr: ir.Expr, kinds: list[Known], nest: _Nest) -> Known:
+    def _operation(self, op: str, expr: ir.Expr, kinds: list[Known], nest: Nest) -> Known:
         result = self._typed(ir.Op(op, _placeholders(kinds)), kinds, expr)
         if result.array is None:
             divisor = expr.args[-1] if isinstance(expr, ir.Op) else None
@@ -380,29 +399,40 @@ class _Vectorizer:
 
     # ---------------------------------------------------------- dependences
 
-    def _dependences(self, nest: _Nest) -> None:
-        positions = self._positions(nest)
-        writes = [(index, step) for index, step in enumerate(nest.steps) if isinstance(step, _Write)]
+    def _dependences(self, nest: Nest) -> None:
+        positions = nest.positions()
+        writes = [(index, step) for index, step in enumerate(nest.steps) if isinstance(step, Write)]
+        if nest.kept:
+            self._accumulated_alone(nest)
         for n, (_, first) in enumerate(writes):
             for _, second in writes[n + 1:]:
                 if first.access.array == second.access.array \
                         and distance(first.access, second.access, positions) not in (NEVER, (0,) * len(positions)):
                     raise Refused("{} and {} may write one element in different iterations",
-                                  _spell_access(first.access), _spell_access(second.access))
+                                  spell_access(first.access), spell_access(second.access))
         for read, before in nest.reads:
-            if any(isinstance(step, _Write) and step.mask and step.access.array == read.array
+            if any(isinstance(step, Write) and step.mask and step.access.array == read.array
                    for step in nest.steps[:before]):
-                raise Refused("reads {} after a conditional write to it", _spell_access(read))
+                raise Refused("reads {} after a conditional write to it", spell_access(read))
             for _, write in writes:
                 if write.access.array != read.array:
                     continue
                 moves = distance(write.access, read, positions)
                 if moves is None:
                     raise Refused("{} may read what {} wrote in another iteration",
-                                  _spell_access(read), _spell_access(write.access))
+                                  spell_access(read), spell_access(write.access))
                 if moves != NEVER and lexicographic_sign(moves) < 0:  # type: ignore[arg-type]
                     raise Refused("loop-carried dependence: {} reads {}",
-                                  _spell_access(write.access), _spell_access(read))
+                                  spell_access(write.access), spell_access(read))
+
+    def _accumulated_alone(self, nest: Nest) -> None:
+        """Around loops that stay loops, each written element is read and written only as
+        itself: its updates then come in the order of those loops, whatever the others do."""
+        for write in nest.writes():
+            for other in [read for read, _ in nest.reads] + [w.access for w in nest.writes()]:
+                if other.array == write.access.array and other.index != write.access.index:
+                    raise Refused("{} is accumulated into while {} is touched",
+                                  spell_access(write.access), spell_access(other))
 
     # ---------------------------------------------------------- the new code
 
@@ -431,261 +461,35 @@ class _Vectorizer:
             self._body(nest, env)
             self._dependences(nest)
             self._dead_after(nest)
-            code = _Builder(self, nest).build()
+            code = Builder(nest, self.taken).build()
         except Refused as refusal:
             notes.missed(RULE, "not vectorized: " + refusal.template, *refusal.subjects, loc=stmt.loc)
             return None
         self.relied |= nest.relied
-        kind = "element map" if len(nest.levels) == 1 else f"element map over {len(nest.levels)} loops"
-        notes.changed(RULE, "vectorize loop {}: {}", _loop_var(stmt), kind, loc=stmt.loc)
+        notes.changed(RULE, "vectorize loop {}: {}", _loop_var(stmt), _rule_name(nest), loc=stmt.loc)
         return code
 
-    def _dead_after(self, nest: _Nest) -> None:
+    def _dead_after(self, nest: Nest) -> None:
         live = self.live.get(id(nest.loop), frozenset())
-        names = [level.var for level in nest.levels] + list(nest.temps)
+        names = [level.var for level in nest.levels] + sorted(nest.temp_names)
         for name in names:
             if name in live:
                 raise Refused("{} is read after the loop", name)
 
 
-class _Builder:
-    """The guarded array code for a nest the vectorizer accepted."""
-
-    def __init__(self, vectorizer: _Vectorizer, nest: _Nest) -> None:
-        self.v = vectorizer
-        self.nest = nest
-        self.positions = vectorizer._positions(nest)
-        self.temps: dict[str, str] = {}
-
-    def build(self) -> tuple[ir.Stmt, ...]:
-        loc = self.nest.loop.loc
-        flag = fresh_name("vectorized", self.v.taken)
-        compute, commit = self._statements()
-        if self.nest.may_raise_fp:
-            errors = fresh_name("fp_errors", self.v.taken)
-            watch = ir.For(ir.Name(errors), ir.Call(ir.Const(floating_point_errors_recorded), ()),
-                           tuple(compute), (), loc)
-            done = (*commit, ir.Assign((ir.Name(flag),), ir.Const(True), loc))
-            vector: tuple[ir.Stmt, ...] = (watch, ir.If(ir.Op("not", (ir.Name(errors),)), done, (), loc))
-        else:
-            vector = (*compute, *commit, ir.Assign((ir.Name(flag),), ir.Const(True), loc))
-        return (ir.Assign((ir.Name(flag),), ir.Const(False), loc),
-                ir.If(self._guard(), vector, (), loc),
-                ir.If(ir.Op("not", (ir.Name(flag),)), (self.nest.loop,), (), loc))
-
-    # the steps -----------------------------------------------------------
-
-    def _statements(self) -> tuple[list[ir.Stmt], list[ir.Stmt]]:
-        compute: list[ir.Stmt] = []
-        commit: list[ir.Stmt] = []
-        written: dict[tuple[str, tuple[Affine, ...]], str] = {}
-        masks: dict[int, str] = {}  # by the test's identity: the name of its computed mask
-        for step in self.nest.steps:
-            if isinstance(step, _Write):
-                if step.mask is not None and id(step.mask[0]) not in masks:
-                    masks[id(step.mask[0])] = fresh_name("mask", self.v.taken)
-                    compute.append(ir.Assign((ir.Name(masks[id(step.mask[0])]),),
-                                             self._vector(step.mask[0], written), step.loc))
-                value = self._vector(step.value, written)
-                temp = fresh_name(f"{step.access.array}_new", self.v.taken)
-                compute.append(ir.Assign((ir.Name(temp),), value, step.loc))
-                view = self._view(step.access, target=True)
-                if step.mask is None:
-                    written[(step.access.array, step.access.index)] = temp
-                    commit.append(ir.Assign((view,), ir.Name(temp), step.loc))
-                    continue
-                where: ir.Expr = ir.Name(masks[id(step.mask[0])])
-                where = ir.Op("invert", (where,)) if step.mask[1] else where
-                commit.append(ir.ExprStmt(ir.Call(ir.Const(np.copyto), (view, ir.Name(temp)),
-                                                  (ir.Keyword("where", where),)), step.loc))
-            else:
-                name, value, _ = step
-                self.temps[name] = fresh_name(name, self.v.taken)
-                compute.append(ir.Assign((ir.Name(self.temps[name]),), self._vector(value, written),
-                                         self.nest.loop.loc))
-        return compute, commit
-
-    def _vector(self, expr: ir.Expr, written: dict[tuple[str, tuple[Affine, ...]], str]) -> ir.Expr:
-        match expr:
-            case ir.Name(name) if name in self.temps:
-                return ir.Name(self.temps[name])
-            case ir.Subscript():
-                access = self.v._access(expr, self.v.env_before[id(self.nest.loop)], self.nest)
-                assert access is not None
-                temp = written.get((access.array, access.index))
-                return ir.Name(temp) if temp is not None else self._view(access)
-            case ir.Op(op, args):
-                return ir.Op(op, tuple(self._vector(arg, written) for arg in args))
-            case ir.Compare(ops, operands):
-                return ir.Compare(ops, tuple(self._vector(x, written) for x in operands))
-            case ir.Call(func, args, ()):
-                return ir.Call(func, tuple(self._vector(arg, written) for arg in args))
-        return expr
-
-    def _view(self, access: Access, target: bool = False) -> ir.Expr:
-        """The slices of `access` over the nest, with axes in loop order (transposed and
-        with new axes for the loops it does not move with) for reads."""
-        parts: list[ir.Expr] = []
-        moving: list[int] = []
-        for form in access.index:
-            term = loop_term(form, self.positions)
-            if term is None:
-                parts.append(to_expr(form))
-                continue
-            var, coefficient = term
-            moving.append(self.positions[var])
-            parts.append(self._slice(form, var, coefficient))
-        view: ir.Expr = ir.Subscript(ir.Name(access.array),
-                                     parts[0] if len(parts) == 1 else ir.Build("tuple", tuple(parts)))
-        if target or not moving:
-            return view
-        if moving != sorted(moving):
-            order = sorted(range(len(moving)), key=moving.__getitem__)
-            view = ir.Call(ir.Const(np.transpose), (view, ir.Const(tuple(order))))
-            moving = sorted(moving)
-        layout: list[ir.Expr] = [ir.Slice(None, None, None) if position in moving else ir.Const(None)
-                                 for position in range(moving[0], len(self.positions))]
-        if len(layout) == len(moving):
-            return view
-        return ir.Subscript(view, ir.Build("tuple", tuple(layout)))
-
-    def _slice(self, form: Affine, var: str, coefficient: int) -> ir.Expr:
-        level = self.nest.levels[self.positions[var]]
-        key: AtomKey = ("name", var)
-        offset = form.without(key)
-        first = offset.plus(level.start, coefficient)
-        last = offset.plus(level.last(), coefficient)
-        stride = coefficient * level.step
-        if stride > 0:
-            return ir.Slice(to_expr(first), to_expr(last.shifted(1)), None)
-        below = last.shifted(-1)
-        upper: ir.Expr = to_expr(below) if below.is_const and below.const >= 0 else ir.IfExp(
-            ir.Compare(("ge",), (to_expr(below), ir.Const(0))), to_expr(below), ir.Const(None))
-        if below.is_const and below.const < 0:
-            upper = ir.Const(None)
-        return ir.Slice(to_expr(first), upper, ir.Const(-1))
-
-    # the guard -----------------------------------------------------------
-
-    def _guard(self) -> ir.Expr:
-        checks: list[ir.Expr] = []
-        for name, value in self.nest.builtins_read.items():
-            checks.append(ir.Compare(("is",), (ir.Name(name), ir.Const(value))))
-        for name in sorted(self.nest.checked_ints):
-            checks.append(ir.Compare(("is",), (ir.Call(ir.Const(type), (ir.Name(name),)), ir.Const(int))))
-        for level in self.nest.levels:
-            low, high = (level.start, level.stop) if level.step > 0 else (level.stop, level.start)
-            checks += _less(low, high)
-        lowest: dict[object, Affine] = {}  # `0 <= x`: of the forms differing by a constant, the least
-        highest: dict[object, tuple[Affine, Affine]] = {}  # `x < extent`: the greatest
-        for access in self._accesses():
-            for value, extent in self._ends(access):
-                if extent is None:
-                    key: object = value.shifted(-value.const)
-                    if key not in lowest or value.const < lowest[key].const:
-                        lowest[key] = value
-                    continue
-                gap = value.plus(extent, -1)
-                key = gap.shifted(-gap.const).terms
-                if key not in highest or gap.const > highest[key][0].plus(highest[key][1], -1).const:
-                    highest[key] = (value, extent)
-        for value in lowest.values():
-            checks += _less(Affine(-1, ()), value)
-        for value, extent in highest.values():
-            checks += _less(value, extent)
-        checks += self._apart()
-        unique: list[ir.Expr] = []
-        for check in checks:
-            if check not in unique:
-                unique.append(check)
-        return unique[0] if len(unique) == 1 else ir.BoolOp("and", tuple(unique)) if unique else ir.Const(True)
-
-    def _accesses(self) -> list[Access]:
-        found = [read for read, _ in self.nest.reads]
-        found += [step.access for step in self.nest.steps if isinstance(step, _Write)]
-        return found
-
-    def _ends(self, access: Access) -> list[tuple[Affine, Affine | None]]:
-        """What keeps `access` inside its array: each moving index's least value (`0 <= x`,
-        paired with None) and greatest (`x < extent`) over its range (the index moves
-        monotonically); each fixed index within `-extent <= k < extent`."""
-        kind = self.nest.arrays[access.array]
-        ends: list[tuple[Affine, Affine | None]] = []
-        for axis, form in enumerate(access.index):
-            key: AtomKey = ("dim", kind.shape[axis]) if kind.shape is not None \
-                else ("expr", (access.array, axis))
-            extent = _atom_form(key, ir.Subscript(ir.Attribute(ir.Name(access.array), "shape"),
-                                                  ir.Const(axis)))
-            term = loop_term(form, self.positions)
-            if term is None:
-                ends += [(form.plus(extent), None), (form, extent)]
-                continue
-            var, coefficient = term
-            level = self.nest.levels[self.positions[var]]
-            offset = form.without(("name", var))
-            first = offset.plus(level.start, coefficient)
-            last = offset.plus(level.last(), coefficient)
-            low, high = (first, last) if coefficient * level.step > 0 else (last, first)
-            ends += [(low, None), (high, extent)]
-        return ends
-
-    def _apart(self) -> list[ir.Expr]:
-        written = {step.access.array for step in self.nest.steps if isinstance(step, _Write)}
-        checks: list[ir.Expr] = []
-        for target in sorted(written):
-            for other in sorted(self.nest.arrays):
-                if other != target and not (other in written and other < target):
-                    share = ir.Call(ir.Const(np.may_share_memory), (ir.Name(target), ir.Name(other)))
-                    checks.append(ir.Op("not", (share,)))
-        return checks
-
-
-def _atom_form(key: AtomKey, expr: ir.Expr) -> Affine:
-    return Affine(0, ((key, 1),), ((key, expr),))
-
-
-def _less(low: Affine, high: Affine) -> list[ir.Expr]:
-    """`low < high` (spelled `0 <= x` for `-1 < x`), or nothing where their difference shows
-    it (a positive constant); a difference that can never be positive leaves a false check."""
-    gap = high.plus(low, -1)
-    if gap.is_const and gap.const > 0:
-        return []
-    if low.is_const and low.const == -1:
-        return [ir.Compare(("le",), (ir.Const(0), to_expr(high)))]
-    return [ir.Compare(("lt",), (to_expr(low), to_expr(high)))]
+def _rule_name(nest: Nest) -> str:
+    """`element map`, `element map over 2 loops`, `reduction in order over k (loops i, j as
+    arrays)`."""
+    vector = nest.vector_levels()
+    if not nest.reduced:
+        return "element map" if len(vector) == 1 else f"element map over {len(vector)} loops"
+    kept = ", ".join(level.var for level in nest.levels if level.var in nest.reduced)
+    arrays = ", ".join(level.var for level in vector)
+    return f"reduction in order over {kept} (loop{'s' if len(vector) > 1 else ''} {arrays} as arrays)"
 
 
 def _placeholders(kinds: list[Known]) -> tuple[ir.Expr, ...]:
     return tuple(ir.Name(f"_{k}") for k in range(len(kinds)))
-
-
-def _spell_access(access: Access) -> str:
-    return f"{access.array}[{', '.join(map(_affine_text, access.index))}]"
-
-
-def _affine_text(form: Affine) -> str:
-    """`i + 1`, `n - 2 * j`: an affine form as Python spells it."""
-    parts: list[str] = []
-    atoms = dict(form.atoms)
-    for key, coefficient in form.terms:
-        text = _atom_text(atoms[key])
-        text = text if abs(coefficient) == 1 else f"{abs(coefficient)} * {text}"
-        if not parts:
-            parts.append(text if coefficient > 0 else f"-{text}")
-        else:
-            parts.append(f"{'+' if coefficient > 0 else '-'} {text}")
-    if form.const or not parts:
-        parts.append(str(form.const) if not parts else f"{'-' if form.const < 0 else '+'} {abs(form.const)}")
-    return " ".join(parts)
-
-
-def _atom_text(expr: ir.Expr) -> str:
-    match expr:
-        case ir.Call(_, (ir.Name(array),), ()):
-            return f"len({array})"
-        case ir.Subscript(ir.Attribute(ir.Name(array), "shape"), ir.Const(axis)):
-            return f"{array}.shape[{axis}]"
-    return ir.format_expr(expr)
 
 
 def _statement_kind(stmt: ir.Stmt) -> str:

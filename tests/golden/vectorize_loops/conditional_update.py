@@ -11,7 +11,7 @@ def clip(out: "float64[n]", a: "float64[n]", level: float):
 # --- after vectorize_loops ---
 def clip(out: 'float64[n]', a: 'float64[n]', level: float):
     vectorized = False
-    if range is range_2 and len is len_2 and 0 < len(a
+    if range is range_2 and len is len_2 and 32 <= len(a
         ) and not may_share_memory(out, a):
         for fp_errors in floating_point_errors_recorded():
             mask = a[0:len(a)] < level

@@ -10,7 +10,7 @@ def smooth(out: "float64[n]", u: "float64[n]", n: int):
 # --- after vectorize_loops ---
 def smooth(out: 'float64[n]', u: 'float64[n]', n: int):
     vectorized = False
-    if range is range_2 and 1 < n - 1 and n - 1 < u.shape[0
+    if range is range_2 and 32 <= n - 2 and n - 1 < u.shape[0
         ] and not may_share_memory(out, u):
         for fp_errors in floating_point_errors_recorded():
             out_new = (u[0:n - 2] + u[1:n - 1] + u[2:n]) * (1.0 / 3.0)

@@ -8,7 +8,8 @@ def jacobi(new: "float64[n, m]", u: "float64[n, m]"):
 # --- after vectorize_loops ---
 def jacobi(new: 'float64[n, m]', u: 'float64[n, m]'):
     vectorized = False
-    if range is range_2 and 1 < u.shape[0] - 1 and 1 < u.shape[1
+    if range is range_2 and 32 <= (u.shape[0] - 2) * (u.shape[1] - 2
+        ) and 1 < u.shape[0] - 1 and 1 < u.shape[1
         ] - 1 and not may_share_memory(new, u):
         for fp_errors in floating_point_errors_recorded():
             new_new = 0.25 * (u[0:u.shape[0] - 2, 1:u.shape[1] - 1] + u[2:u

@@ -10,7 +10,7 @@ def split(x: "float64[n]", y: "float64[n]", mask: "bool[n]", a: "float64[n]"):
 # --- after vectorize_loops ---
 def split(x: 'float64[n]', y: 'float64[n]', mask: 'bool[n]', a: 'float64[n]'):
     vectorized = False
-    if range is range_2 and len is len_2 and 0 < len(a
+    if range is range_2 and len is len_2 and 32 <= len(a
         ) and not may_share_memory(mask, a) and not may_share_memory(mask, x
         ) and not may_share_memory(mask, y) and not may_share_memory(x, a
         ) and not may_share_memory(x, y) and not may_share_memory(y, a):

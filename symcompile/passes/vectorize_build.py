@@ -1,0 +1,333 @@
+"""The array code for a loop nest vectorize_loops accepted (see that module for the rules): the
+entry check (builtins, int bounds, every element inside its array, written arrays apart from
+the others), the values computed as slices with floating-point errors recorded, the writes
+committed only if none occurred, and the loop as written otherwise. A support module of
+`passes/`, no pass.
+
+Loops that stay loops (a reduction in order) are Python loops over array slices: `for k in
+range(p): c_new = c_new + a[0:n, k][:, None] * b[k, 0:m][None, :]`, the accumulated array
+named once before the loop (`c_new = c[0:n, 0:m]`, never changed in place) and stored after.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+import numpy as np
+
+from .. import ir
+from ..analysis.subscripts import Access, Affine, AtomKey, loop_term, to_expr
+from ..ir.names import fresh_name
+from .vectorize_nest import EndReduce, Level, Nest, Reduce, Refused, Temp, Write
+
+WrittenKey = tuple[str, tuple[Affine, ...]]
+# below these counts the loop runs (measured: the array code's fixed cost, about 4 µs, is ~30
+# turns of `out[i] = a * x[i] + y[i]`; a turn of a kept loop, ~1.5 µs, is ~8 elements)
+MIN_ITERATIONS = 32
+MIN_ELEMENTS_PER_TURN = 8
+
+
+def floating_point_errors_recorded() -> Iterator[list[str]]:
+    """Run the body of a `for` over this once, with the floating-point errors NumPy would
+    report now (those the error state does not ignore: by default overflow, division by zero
+    and invalid, not underflow) recorded in the list it yields (`['overflow']`) instead of
+    reported. The error state is restored when the body ends, and when it raises (the
+    generator is closed as the loop is left)."""
+    seen: list[str] = []
+    modes = {kind: "ignore" if mode == "ignore" else "call" for kind, mode in np.geterr().items()}
+    with np.errstate(call=lambda kind, _flag: seen.append(kind), **modes):  # type: ignore[arg-type]
+        yield seen
+
+
+class Builder:
+    """The guarded array code for a nest the vectorizer accepted."""
+
+    def __init__(self, nest: Nest, taken: set[str]) -> None:
+        self.nest = nest
+        self.taken = taken
+        self.vector = nest.vector_levels()
+        self.positions = {level.var: position for position, level in enumerate(self.vector)}
+        self.temps: dict[str, str] = {}
+        # the name holding each element written so far, and whether it holds a plain number
+        self.written: dict[WrittenKey, tuple[str, bool]] = {}
+
+    def build(self) -> tuple[ir.Stmt, ...]:
+        loc = self.nest.loop.loc
+        flag = fresh_name("vectorized", self.taken)
+        compute, commit = self._statements()
+        if self.nest.may_raise_fp:
+            errors = fresh_name("fp_errors", self.taken)
+            watch = ir.For(ir.Name(errors), ir.Call(ir.Const(floating_point_errors_recorded), ()),
+                           tuple(compute), (), loc)
+            done = (*commit, ir.Assign((ir.Name(flag),), ir.Const(True), loc))
+            vector: tuple[ir.Stmt, ...] = (watch, ir.If(ir.Op("not", (ir.Name(errors),)), done, (), loc))
+        else:
+            vector = (*compute, *commit, ir.Assign((ir.Name(flag),), ir.Const(True), loc))
+        return (ir.Assign((ir.Name(flag),), ir.Const(False), loc),
+                ir.If(self._guard(), vector, (), loc),
+                ir.If(ir.Op("not", (ir.Name(flag),)), (self.nest.loop,), (), loc))
+
+    # the steps -----------------------------------------------------------
+
+    def _statements(self) -> tuple[list[ir.Stmt], list[ir.Stmt]]:
+        """The statements computing the new values, and those storing them."""
+        if self.nest.kept:
+            return self._accumulated()
+        loops: list[tuple[Level | None, list[ir.Stmt]]] = [(None, [])]
+        commit: list[ir.Stmt] = []
+        masks: dict[int, str] = {}  # by the test's identity: the name of its computed mask
+        for step in self.nest.steps:
+            compute = loops[-1][1]
+            if isinstance(step, Reduce):
+                loops.append((step.level, []))
+            elif isinstance(step, EndReduce):
+                level, body = loops.pop()
+                assert level is not None
+                loops[-1][1].append(ir.For(ir.Name(level.var), level.iter, tuple(body), (),
+                                           self.nest.loop.loc))
+            elif isinstance(step, Temp):
+                compute.append(self._temp(step))
+            else:
+                value = self._value(step, masks, compute)
+                temp = fresh_name(f"{step.access.array}_new", self.taken)
+                compute.append(ir.Assign((ir.Name(temp),), value, step.loc))
+                view = self._view(step.access, target=True)
+                if step.mask is None:
+                    self.written[(step.access.array, step.access.index)] = (temp, step.kind.array is None)
+                    commit.append(ir.Assign((view,), ir.Name(temp), step.loc))
+                    continue
+                commit.append(ir.ExprStmt(ir.Call(ir.Const(np.copyto), (view, ir.Name(temp)),
+                                                  (ir.Keyword("where", self._where(step, masks)),)), step.loc))
+        return loops[0][1], commit
+
+    def _accumulated(self) -> tuple[list[ir.Stmt], list[ir.Stmt]]:
+        """A reduction in order over the kept loops: each written element's array named before
+        them, replaced (never changed in place) by each write inside, stored after."""
+        loc = self.nest.loop.loc
+        before: list[ir.Stmt] = []
+        commit: list[ir.Stmt] = []
+        for write in self.nest.writes():
+            key = (write.access.array, write.access.index)
+            if key not in self.written:
+                name = fresh_name(f"{write.access.array}_new", self.taken)
+                self.written[key] = (name, False)
+                view = self._view(write.access, target=True)
+                before.append(ir.Assign((ir.Name(name),), view, loc))
+                commit.append(ir.Assign((view,), ir.Name(name), loc))
+        body: list[ir.Stmt] = []
+        masks: dict[int, str] = {}
+        for step in self.nest.steps:
+            if isinstance(step, Temp):
+                body.append(self._temp(step))
+            elif isinstance(step, Write):
+                name = self.written[(step.access.array, step.access.index)][0]
+                value = self._value(step, masks, body)
+                if step.mask is not None:
+                    where = ir.Name(masks[id(step.mask[0])])
+                    chosen = (ir.Name(name), value) if step.mask[1] else (value, ir.Name(name))
+                    value = ir.Call(ir.Const(np.where), (where, *chosen))
+                body.append(ir.Assign((ir.Name(name),), value, step.loc))
+        statements: tuple[ir.Stmt, ...] = tuple(body)
+        for level in reversed(self.nest.kept):
+            statements = (ir.For(ir.Name(level.var), level.iter, statements, (), loc),)
+        return [*before, *statements], commit
+
+    def _temp(self, step: Temp) -> ir.Stmt:
+        if step.name not in self.temps:
+            self.temps[step.name] = fresh_name(step.name, self.taken)
+        value = self._vector(step.value)
+        return ir.Assign((ir.Name(self.temps[step.name]),), value, self.nest.loop.loc)
+
+    def _value(self, step: Write, masks: dict[int, str], compute: list[ir.Stmt]) -> ir.Expr:
+        """The vector of values `step` stores, after computing its mask if it is the first
+        step under that test."""
+        if step.mask is not None and id(step.mask[0]) not in masks:
+            masks[id(step.mask[0])] = fresh_name("mask", self.taken)
+            compute.append(ir.Assign((ir.Name(masks[id(step.mask[0])]),),
+                                     self._vector(step.mask[0]), step.loc))
+        return self._vector(step.value)
+
+    def _where(self, step: Write, masks: dict[int, str]) -> ir.Expr:
+        assert step.mask is not None
+        where: ir.Expr = ir.Name(masks[id(step.mask[0])])
+        return ir.Op("invert", (where,)) if step.mask[1] else where
+
+    def _vector(self, expr: ir.Expr) -> ir.Expr:
+        match expr:
+            case ir.Name(name) if name in self.temps:
+                return ir.Name(self.temps[name])
+            case ir.Subscript():
+                access = self.nest.accesses[id(expr)]
+                found = self.written.get((access.array, access.index))
+                if found is None:
+                    return self._view(access)
+                name, plain = found
+                if plain:  # a plain number stored: read back as the array's element type
+                    return ir.Call(ir.Const(self.nest.arrays[access.array].dtype.type), (ir.Name(name),))
+                return ir.Name(name)
+            case ir.Op(op, args):
+                return ir.Op(op, tuple(self._vector(arg) for arg in args))
+            case ir.Compare(ops, operands):
+                return ir.Compare(ops, tuple(self._vector(x) for x in operands))
+            case ir.Call(func, args, ()):
+                return ir.Call(func, tuple(self._vector(arg) for arg in args))
+        return expr
+
+    def _view(self, access: Access, target: bool = False) -> ir.Expr:
+        """The slices of `access` over the vector loops, with axes in loop order (transposed
+        and with new axes for the loops it does not move with) for reads; the variables of
+        the loops that stay loops index as they are."""
+        parts: list[ir.Expr] = []
+        moving: list[int] = []
+        for form in access.index:
+            term = loop_term(form, self.positions)
+            if term is None:
+                parts.append(to_expr(form))
+                continue
+            var, coefficient = term
+            moving.append(self.positions[var])
+            parts.append(self._slice(form, var, coefficient))
+        view: ir.Expr = ir.Subscript(ir.Name(access.array),
+                                     parts[0] if len(parts) == 1 else ir.Build("tuple", tuple(parts)))
+        if target or not moving:
+            return view
+        if moving != sorted(moving):
+            order = sorted(range(len(moving)), key=moving.__getitem__)
+            view = ir.Call(ir.Const(np.transpose), (view, ir.Const(tuple(order))))
+            moving = sorted(moving)
+        layout: list[ir.Expr] = [ir.Slice(None, None, None) if position in moving else ir.Const(None)
+                                 for position in range(moving[0], len(self.positions))]
+        if len(layout) == len(moving):
+            return view
+        return ir.Subscript(view, ir.Build("tuple", tuple(layout)))
+
+    def _slice(self, form: Affine, var: str, coefficient: int) -> ir.Expr:
+        level = self.vector[self.positions[var]]
+        key: AtomKey = ("name", var)
+        offset = form.without(key)
+        first = offset.plus(level.start, coefficient)
+        last = offset.plus(level.last(), coefficient)
+        stride = coefficient * level.step
+        if stride > 0:
+            return ir.Slice(to_expr(first), to_expr(last.shifted(1)), None)
+        below = last.shifted(-1)
+        upper: ir.Expr = to_expr(below) if below.is_const and below.const >= 0 else ir.IfExp(
+            ir.Compare(("ge",), (to_expr(below), ir.Const(0))), to_expr(below), ir.Const(None))
+        if below.is_const and below.const < 0:
+            upper = ir.Const(None)
+        return ir.Slice(to_expr(first), upper, ir.Const(-1))
+
+    # the guard -----------------------------------------------------------
+
+    def _guard(self) -> ir.Expr:
+        checks: list[ir.Expr] = []
+        for name, value in self.nest.builtins_read.items():
+            checks.append(ir.Compare(("is",), (ir.Name(name), ir.Const(value))))
+        for name in sorted(self.nest.checked_ints):
+            checks.append(ir.Compare(("is",), (ir.Call(ir.Const(type), (ir.Name(name),)), ir.Const(int))))
+        pays = self._pays()
+        checks += pays
+        for level in self.nest.levels if not pays or len(self.nest.levels) > 1 else ():
+            low, high = (level.start, level.stop) if level.step > 0 else (level.stop, level.start)
+            checks += _less(low, high)  # (the count of one loop checked above implies it)
+        lowest: dict[object, Affine] = {}  # `0 <= x`: of the forms differing by a constant, the least
+        highest: dict[object, tuple[Affine, Affine]] = {}  # `x < extent`: the greatest
+        for access in self._accesses():
+            for value, extent in self._ends(access):
+                if extent is None:
+                    key: object = value.shifted(-value.const)
+                    if key not in lowest or value.const < lowest[key].const:
+                        lowest[key] = value
+                    continue
+                gap = value.plus(extent, -1)
+                key = gap.shifted(-gap.const).terms
+                if key not in highest or gap.const > highest[key][0].plus(highest[key][1], -1).const:
+                    highest[key] = (value, extent)
+        for value in lowest.values():
+            checks += _less(Affine(-1, ()), value)
+        for value, extent in highest.values():
+            checks += _less(value, extent)
+        checks += self._apart()
+        unique: list[ir.Expr] = []
+        for check in checks:
+            if check not in unique:
+                unique.append(check)
+        return unique[0] if len(unique) == 1 else ir.BoolOp("and", tuple(unique)) if unique else ir.Const(True)
+
+    def _pays(self) -> list[ir.Expr]:
+        """`32 <= len(a)`: enough iterations for the array code to beat the loop (checking
+        the error state and the aliasing, and each slice, costs about as much as 30 turns of
+        a short loop body); with loops that stay loops, also enough elements per turn of
+        them. A count the version knows too small refuses."""
+        checks: list[ir.Expr] = []
+        wanted = [(MIN_ITERATIONS, self.nest.levels)]
+        if self.nest.reduced:
+            wanted.append((MIN_ELEMENTS_PER_TURN, self.vector))
+        for least, levels in wanted:
+            lengths = [level.stop.plus(level.start, -1).times(level.step) for level in levels]
+            if least <= 1 or any(length.is_const and length.const <= 0 for length in lengths):
+                continue
+            known = 1
+            for length in lengths:
+                known *= length.const if length.is_const else 1
+            unknown = [to_expr(length) for length in lengths if not length.is_const]
+            if not unknown:
+                if known < least:
+                    raise Refused("{} iterations: too few for array code to pay", known)
+                continue
+            product = unknown[0]
+            for factor in unknown[1:]:
+                product = ir.Op("mul", (product, factor))
+            if known != 1:
+                product = ir.Op("mul", (ir.Const(known), product))
+            checks.append(ir.Compare(("le",), (ir.Const(least), product)))
+        return checks
+
+    def _accesses(self) -> list[Access]:
+        return [read for read, _ in self.nest.reads] + [write.access for write in self.nest.writes()]
+
+    def _ends(self, access: Access) -> list[tuple[Affine, Affine | None]]:
+        """What keeps `access` inside its array: each moving index's least value (`0 <= x`,
+        paired with None) and greatest (`x < extent`) over its range (the index moves
+        monotonically); each fixed index within `-extent <= k < extent`."""
+        kind = self.nest.arrays[access.array]
+        positions = self.nest.positions()
+        ends: list[tuple[Affine, Affine | None]] = []
+        for axis, form in enumerate(access.index):
+            key: AtomKey = ("dim", kind.shape[axis]) if kind.shape is not None \
+                else ("expr", (access.array, axis))
+            extent = Affine(0, ((key, 1),), ((key, ir.Subscript(ir.Attribute(ir.Name(access.array), "shape"),
+                                                                 ir.Const(axis))),))
+            term = loop_term(form, positions)
+            if term is None:
+                ends += [(form.plus(extent), None), (form, extent)]
+                continue
+            var, coefficient = term
+            level = self.nest.level(var)
+            offset = form.without(("name", var))
+            first = offset.plus(level.start, coefficient)
+            last = offset.plus(level.last(), coefficient)
+            low, high = (first, last) if coefficient * level.step > 0 else (last, first)
+            ends += [(low, None), (high, extent)]
+        return ends
+
+    def _apart(self) -> list[ir.Expr]:
+        written = {write.access.array for write in self.nest.writes()}
+        checks: list[ir.Expr] = []
+        for target in sorted(written):
+            for other in sorted(self.nest.arrays):
+                if other != target and not (other in written and other < target):
+                    share = ir.Call(ir.Const(np.may_share_memory), (ir.Name(target), ir.Name(other)))
+                    checks.append(ir.Op("not", (share,)))
+        return checks
+
+
+def _less(low: Affine, high: Affine) -> list[ir.Expr]:
+    """`low < high` (spelled `0 <= x` for `-1 < x`), or nothing where their difference shows
+    it (a positive constant); a difference that can never be positive leaves a false check."""
+    gap = high.plus(low, -1)
+    if gap.is_const and gap.const > 0:
+        return []
+    if low.is_const and low.const == -1:
+        return [ir.Compare(("le",), (ir.Const(0), to_expr(high)))]
+    return [ir.Compare(("lt",), (to_expr(low), to_expr(high)))]
