@@ -48,9 +48,10 @@ _registry_lock = threading.Lock()
 
 
 class SourceText:
-    """The generated source of a `@symbolic` function, compiled on first use; reads like a str.
-
-    `str(f.source)` is the plain string; printing it, `in`, `==`, `len` and str methods work.
+    """`f.source` before any version of `f` is compiled: a stand-in that compiles the general
+    version when read (`str(f.source)`, printing, `in`, `==`, `len`, str methods), after which
+    `f.source` is that version's source, a real `str`. (A function's attributes are plain
+    values: nothing runs when one is read, so a string cannot be made on first access.)
     """
 
     __slots__ = ("_state",)
@@ -105,10 +106,20 @@ class SymbolicFunction:
                                      original.__defaults__, original.__closure__)
         wrapper.__kwdefaults__ = original.__kwdefaults__
         functools.update_wrapper(wrapper, original)
-        vars(wrapper).update(original=original, source=SourceText(self),
+        vars(wrapper).update(original=original, source=self._shown_source(),
                              recompile=self.recompile, versions=self.cache.listing,
                              _symcompile=self)
         return wrapper
+
+    def _shown_source(self) -> str | SourceText:
+        """What `f.source` holds: the installed version's source; before any call the general
+        version's, once compiled; until then a `SourceText` (a generator's is its own text).
+        Read under the cache's lock."""
+        if self.cache.pass_through:
+            return self.cache.source.function.text
+        general = self.cache.store.slots.get(GENERAL)
+        shown = self.cache.installed() or (general.untyped if general is not None else None)
+        return SourceText(self) if shown is None else shown.source
 
     def _forwarding(self, free_count: int, target: Callable[..., Any]) -> types.CodeType:
         """Code calling `target`, for a public function whose closure has `free_count` cells
@@ -146,6 +157,7 @@ class SymbolicFunction:
             function = installed.loaded()
             target = weakref.proxy(function)  # the cache holds it while installed
             code, closure = function.__code__, function.__closure__ or ()
+        vars(self.wrapper)["source"] = self._shown_source()
         try:
             loader.install(self.wrapper, code, closure, self._stub)
         except loader.LayoutError:
@@ -158,7 +170,12 @@ class SymbolicFunction:
             self.install()
 
     def general_version(self) -> Version:
-        return self.cache.general_version()
+        """The version for any arguments (compiled if needed); `f.source` shows it until a
+        call installs a version."""
+        version = self.cache.general_version()
+        with self.cache.lock:
+            vars(self.wrapper)["source"] = self._shown_source()
+        return version
 
     def clear(self) -> None:
         """Forget every compiled version; the next call compiles again."""
@@ -186,8 +203,9 @@ def symbolic(func: Any = None, /, *, passes: Sequence[Pass] | None = None,
     """Compile `func` to optimized Python on its first call; later calls run the compiled code.
 
     Use bare (`@symbolic`) or with options (`@symbolic(guards=False)`). The result is a plain
-    function with the original's name, docstring and signature, plus `.source` (the generated
-    source), `.original` (the undecorated function, also `__wrapped__`), `.recompile()` and
+    function with the original's name, docstring and signature, plus `.source` (a `str`: the
+    generated source of the installed version, the one calls run; before any call, reading it
+    compiles the version for any arguments, see `SourceText`), `.original` (the undecorated function, also `__wrapped__`), `.recompile()` and
     `.versions()` (every cached version with what it checks on entry: `cache.CachedVersion`).
 
     Options:
