@@ -22,6 +22,7 @@ import contextlib
 import dataclasses
 import functools
 import inspect
+import pickle
 import threading
 import types
 import weakref
@@ -169,6 +170,14 @@ class SymbolicFunction:
         with self.cache.lock:
             self.install()
 
+    def __reduce__(self) -> str:
+        name = f"{self.original.__module__}.{self.original.__qualname__}"
+        raise pickle.PicklingError(
+            f"cannot pickle the compiled state of {name}: a @symbolic function is pickled by "
+            f"reference to its module and qualified name, so it must be found there (decorate "
+            f"it where it is defined, at the top level of a module); its compiled code is never "
+            f"pickled")
+
     def general_version(self) -> Version:
         """The version for any arguments (compiled if needed); `f.source` shows it until a
         call installs a version."""
@@ -246,27 +255,37 @@ def _decorate(func: Any, options: compiler.Options, static_argnames: Sequence[st
     if isinstance(func, types.MethodType):
         return types.MethodType(_decorate(func.__func__, options, static_argnames, check),
                                 func.__self__)
-    state = _state_of(func)
+    state = state_of(func)
     if state is not None:
         func = state.original
-    method = objects.call_method(func)
-    if method is not None and not static_argnames:
-        # a callable object: its `__call__` (a `@symbolic` one's original), compiled with the
-        # object as a static argument
-        method = getattr(_state_of(method), "original", method)
-        self_name = next(iter(inspect.signature(method).parameters), None)
-        if self_name is not None:
-            kind = type(func)
-            called = compiler.CompiledObject(kind, objects.class_call(kind))
-            compiled = SymbolicFunction(
-                method, dataclasses.replace(options, compiled_object=called), (self_name,), check)
-            return types.MethodType(compiled.wrapper, func)
+    if objects.call_method(func) is not None and not static_argnames:
+        compiled = compiled_object(func, options, check)
+        if compiled is not None:
+            return compiled
     if not isinstance(func, types.FunctionType):
         raise SymbolicError(
             f"@symbolic compiles Python functions; got {type(func).__name__} {func!r}",
             hint="decorate a function written in Python (def or lambda)",
         )
     return SymbolicFunction(func, options, static_argnames, check).wrapper
+
+
+def compiled_object(obj: object, options: compiler.Options, check: bool = False,
+                    ) -> types.MethodType | None:
+    """A callable object compiled: its `__call__` (a `@symbolic` one's original), compiled with
+    the object as a static argument and bound to it; None if `__call__` takes no argument."""
+    method = objects.call_method(obj)
+    if method is None:
+        return None
+    method = getattr(state_of(method), "original", method)
+    self_name = next(iter(inspect.signature(method).parameters), None)
+    if self_name is None:
+        return None
+    kind = type(obj)
+    called = compiler.CompiledObject(kind, objects.class_call(kind))
+    compiled = SymbolicFunction(
+        method, dataclasses.replace(options, compiled_object=called), (self_name,), check)
+    return types.MethodType(compiled.wrapper, obj)
 
 
 def _version_for(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any], caller: str,
@@ -284,7 +303,7 @@ def version_for(func: Any, /, *args: Any, **kwargs: Any) -> Version:
     return _version_for(func, args, kwargs, "version_for")
 
 
-def _state_of(func: Any) -> SymbolicFunction | None:
+def state_of(func: Any) -> SymbolicFunction | None:
     """The state behind a `@symbolic` function or a bound method of one; read without running
     code of `func`'s class (see `attributes`)."""
     state = static_attribute(func, "_symcompile")
@@ -292,7 +311,7 @@ def _state_of(func: Any) -> SymbolicFunction | None:
 
 
 def _symbolic_state(func: Any, caller: str) -> SymbolicFunction:
-    state = _state_of(func)
+    state = state_of(func)
     if state is None:
         raise TypeError(f"{caller}() expects a @symbolic function; got {func!r} "
                         f"(decorate it with @symcompile.symbolic first)")
@@ -301,7 +320,7 @@ def _symbolic_state(func: Any, caller: str) -> SymbolicFunction:
 
 def is_symbolic(func: Any) -> bool:
     """Whether `func` is a `@symbolic` function (or a compiled object, a bound method of one)."""
-    return _state_of(func) is not None
+    return state_of(func) is not None
 
 
 def cache_info(func: Any) -> CacheInfo:
