@@ -112,6 +112,9 @@ def test_source_is_a_str_of_the_installed_version(make_module):
     assert isinstance(scaled.source, str) and "x * 3.0" in scaled.source
     scaled.recompile()
     assert isinstance(scaled.source, str) and "1.0 * x * 3.0" in scaled.source
+    sc.clear_cache()
+    assert not isinstance(scaled.source, str)  # nothing compiled is left to show
+    assert scaled(3.0) == 9.0 and scaled.source == sc.source(scaled, 3.0)
 
 
 def test_source_of_a_generator_is_its_text_from_the_start():

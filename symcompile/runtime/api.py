@@ -189,6 +189,7 @@ class SymbolicFunction:
     def clear(self) -> None:
         """Forget every compiled version; the next call compiles again."""
         self.cache.clear()
+        self.reinstall()  # (`f.source` too: no version is left to show)
 
     def recompile(self) -> None:
         """Compile again now, reading the current values of the globals the compiler uses."""
