@@ -21,14 +21,19 @@ from .runtime.api import (
            clear_cache,
            compiled_function,
            disable,
+           is_symbolic,
            source,
            symbolic,
 )
 from .runtime.cache import CacheInfo
 from .runtime.check import CheckError
+from .runtime.export import export
+from .runtime.pickling import register as _register_pickling
 from .tools.explain import Explanation, explain
 from .tools.modules import optimize_source
 
 __all__ = ["CacheInfo", "CheckError", "Explanation", "SymbolicError", "cache_info", "clear_cache",
-           "compiled_function", "disable", "explain", "optimize_source", "source", "symbolic"]
+           "compiled_function", "disable", "explain", "export", "is_symbolic", "optimize_source", "source", "symbolic"]
 __version__ = "0.1.0"
+
+_register_pickling()  # compiled objects pickle as compiled (runtime/pickling.py)

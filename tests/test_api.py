@@ -3,7 +3,9 @@ the cache, disabling, threads, and the errors a user can meet."""
 
 from __future__ import annotations
 
+import ast
 import inspect
+import json
 import os
 import subprocess
 import sys
@@ -81,6 +83,48 @@ def test_source_attribute_and_source_function_agree():
     # (a + b may run the arguments' __add__, which could rebind add: later calls check it)
     assert "return e + f if add is add_2 else add(e, f)" in fancy_func.source
     assert fancy_func.source.splitlines()[0] == "def fancy_func(a, b, c, d):"
+
+
+def test_source_is_a_str_of_the_installed_version(make_module):
+    module = make_module("""
+        import symcompile as sc
+
+        def twice(v):
+            return v * 2.0
+
+        @sc.symbolic
+        def scaled(x):
+            return twice(1.0 * x)
+    """)
+    scaled = module.scaled
+    assert not isinstance(scaled.source, str)  # nothing compiled yet: a stand-in
+    general = str(scaled.source)  # compiles the version for any arguments
+    assert isinstance(scaled.source, str) and scaled.source == general
+    assert scaled(3.0) == 6.0
+    assert isinstance(scaled.source, str)
+    assert scaled.source == sc.source(scaled, 3.0) != general  # the float version, installed
+    ast.parse(scaled.source)
+    assert json.loads(json.dumps(scaled.source)) == scaled.source
+    assert scaled(3) == 6.0  # another type: the version for any, not installed
+    assert scaled.source == sc.source(scaled, 3.0)
+    module.twice = lambda v: v * 3.0  # rebound: the next call recompiles, installs the new one
+    assert scaled(3.0) == 9.0
+    assert isinstance(scaled.source, str) and "x * 3.0" in scaled.source
+    scaled.recompile()
+    assert isinstance(scaled.source, str) and "1.0 * x * 3.0" in scaled.source
+    sc.clear_cache()
+    assert not isinstance(scaled.source, str)  # nothing compiled is left to show
+    assert scaled(3.0) == 9.0 and scaled.source == sc.source(scaled, 3.0)
+
+
+def test_source_of_a_generator_is_its_text_from_the_start():
+    @sc.symbolic
+    def countdown(n):
+        while n:
+            yield n
+            n -= 1
+
+    assert isinstance(countdown.source, str) and "yield n" in countdown.source
 
 
 def test_compiled_code_is_installed_without_any_wrapper_layer():

@@ -345,13 +345,14 @@ def test_every_rule_has_a_case() -> None:
 def test_type_conditional_rule_fires_for_its_types(identity: str, fired_rules: list[str]) -> None:
     case = CASES[identity]
     compiled = sc.symbolic(case.function)
+    # before a call, `.source` is the version for any types: the function as written
+    assert str(compiled.source) == as_written(case.function)
     assert same_value(compiled(*case.first), case.function(*case.first))
     assert identity in fired_rules
     typed = sc.source(compiled, *case.first)
     assert type_guard(case.function, case.first) in typed
     assert case.rewritten in typed
-    # the version for any types is the function as written
-    assert str(compiled.source) == as_written(case.function)
+    assert compiled.source == typed  # the version the call installed
 
 
 @pytest.mark.parametrize("identity", UNSAFE)
@@ -369,12 +370,13 @@ def test_unsafe_rule_fires_with_fastmath_and_changes_the_witness(identity: str,
                                                                  fired_rules: list[str]) -> None:
     case, witness = CASES[identity], WITNESSES[identity]
     fast = sc.symbolic(case.function, fastmath=True)
+    assert str(fast.source) == as_written(case.function)  # no types known: nothing fires
     fast(*case.first)
     assert identity in fired_rules
     typed = sc.source(fast, *case.first)
     assert type_guard(case.function, case.first) in typed
     assert case.rewritten in typed
-    assert str(fast.source) == as_written(case.function)  # no types known: nothing fires
+    assert fast.source == typed
     # opting in: this input gets another answer
     assert same_value(outcome(case.function, witness.args), witness.original)
     assert same_value(outcome(fast, witness.args), witness.fastmath)
@@ -415,16 +417,18 @@ def test_fastmath_leaves_every_other_type_alone(identity: str) -> None:
 
 def test_source_shows_the_version_the_arguments_select() -> None:
     compiled = sc.symbolic(times_one_float)
-    typed = sc.source(compiled, 2.0)
+    general = "def times_one_float(x):\n    return x * 1.0\n"
+    assert compiled.source == general  # before any call: the version for any types
+    assert isinstance(compiled.source, str)  # (compiled by reading it)
+    typed = sc.source(compiled, 2.0)  # installed: the first version a call selects
     assert typed == ("def times_one_float(x):\n"
                      "    if type(x) is not float:\n"
                      "        return other_types(x)\n"
                      "    return x\n")
-    general = "def times_one_float(x):\n    return x * 1.0\n"
     assert sc.source(compiled, 2) == general
     assert sc.source(compiled, True) == general
     assert sc.source(compiled, np.float64(2.0)) == general
-    assert compiled.source == general
+    assert compiled.source == typed
 
 
 def test_after_max_type_misses_the_version_for_any_types_is_installed(compile_counter: list[str]) -> None:

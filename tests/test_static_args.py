@@ -69,9 +69,18 @@ def test_a_version_is_reached_without_recompiling_when_values_alternate(compile_
     assert compile_counter == ["repeat", "repeat"]
 
 
-def test_whole_source_needs_arguments():
+def test_whole_source_needs_arguments_until_a_call_installs_a_version():
+    @sc.symbolic(static_argnames=("n",))
+    def cube_or_more(x, n):
+        return x ** n
+
     with pytest.raises(TypeError, match="specializes on n"):
-        str(power.source)
+        str(cube_or_more.source)
+    assert cube_or_more(2.0, 3) == 8.0
+    assert isinstance(cube_or_more.source, str)
+    assert cube_or_more.source == sc.source(cube_or_more, 2.0, 3)
+    assert cube_or_more(2.0, 4) == 16.0  # another value: its version runs, none is installed
+    assert cube_or_more.source == sc.source(cube_or_more, 2.0, 3)
 
 
 def test_bad_static_argnames_are_refused():

@@ -22,6 +22,7 @@ import contextlib
 import dataclasses
 import functools
 import inspect
+import pickle
 import threading
 import types
 import weakref
@@ -48,9 +49,10 @@ _registry_lock = threading.Lock()
 
 
 class SourceText:
-    """The generated source of a `@symbolic` function, compiled on first use; reads like a str.
-
-    `str(f.source)` is the plain string; printing it, `in`, `==`, `len` and str methods work.
+    """`f.source` before any version of `f` is compiled: a stand-in that compiles the general
+    version when read (`str(f.source)`, printing, `in`, `==`, `len`, str methods), after which
+    `f.source` is that version's source, a real `str`. (A function's attributes are plain
+    values: nothing runs when one is read, so a string cannot be made on first access.)
     """
 
     __slots__ = ("_state",)
@@ -105,10 +107,20 @@ class SymbolicFunction:
                                      original.__defaults__, original.__closure__)
         wrapper.__kwdefaults__ = original.__kwdefaults__
         functools.update_wrapper(wrapper, original)
-        vars(wrapper).update(original=original, source=SourceText(self),
+        vars(wrapper).update(original=original, source=self._shown_source(),
                              recompile=self.recompile, versions=self.cache.listing,
                              _symcompile=self)
         return wrapper
+
+    def _shown_source(self) -> str | SourceText:
+        """What `f.source` holds: the installed version's source; before any call the general
+        version's, once compiled; until then a `SourceText` (a generator's is its own text).
+        Read under the cache's lock."""
+        if self.cache.pass_through:
+            return self.cache.source.function.text
+        general = self.cache.store.slots.get(GENERAL)
+        shown = self.cache.installed() or (general.untyped if general is not None else None)
+        return SourceText(self) if shown is None else shown.source
 
     def _forwarding(self, free_count: int, target: Callable[..., Any]) -> types.CodeType:
         """Code calling `target`, for a public function whose closure has `free_count` cells
@@ -146,6 +158,7 @@ class SymbolicFunction:
             function = installed.loaded()
             target = weakref.proxy(function)  # the cache holds it while installed
             code, closure = function.__code__, function.__closure__ or ()
+        vars(self.wrapper)["source"] = self._shown_source()
         try:
             loader.install(self.wrapper, code, closure, self._stub)
         except loader.LayoutError:
@@ -157,12 +170,26 @@ class SymbolicFunction:
         with self.cache.lock:
             self.install()
 
+    def __reduce__(self) -> str:
+        name = f"{self.original.__module__}.{self.original.__qualname__}"
+        raise pickle.PicklingError(
+            f"cannot pickle the compiled state of {name}: a @symbolic function is pickled by "
+            f"reference to its module and qualified name, so it must be found there (decorate "
+            f"it where it is defined, at the top level of a module); its compiled code is never "
+            f"pickled")
+
     def general_version(self) -> Version:
-        return self.cache.general_version()
+        """The version for any arguments (compiled if needed); `f.source` shows it until a
+        call installs a version."""
+        version = self.cache.general_version()
+        with self.cache.lock:
+            vars(self.wrapper)["source"] = self._shown_source()
+        return version
 
     def clear(self) -> None:
         """Forget every compiled version; the next call compiles again."""
         self.cache.clear()
+        self.reinstall()  # (`f.source` too: no version is left to show)
 
     def recompile(self) -> None:
         """Compile again now, reading the current values of the globals the compiler uses."""
@@ -186,8 +213,9 @@ def symbolic(func: Any = None, /, *, passes: Sequence[Pass] | None = None,
     """Compile `func` to optimized Python on its first call; later calls run the compiled code.
 
     Use bare (`@symbolic`) or with options (`@symbolic(guards=False)`). The result is a plain
-    function with the original's name, docstring and signature, plus `.source` (the generated
-    source), `.original` (the undecorated function, also `__wrapped__`), `.recompile()` and
+    function with the original's name, docstring and signature, plus `.source` (a `str`: the
+    generated source of the installed version, the one calls run; before any call, reading it
+    compiles the version for any arguments, see `SourceText`), `.original` (the undecorated function, also `__wrapped__`), `.recompile()` and
     `.versions()` (every cached version with what it checks on entry: `cache.CachedVersion`).
 
     Options:
@@ -228,27 +256,37 @@ def _decorate(func: Any, options: compiler.Options, static_argnames: Sequence[st
     if isinstance(func, types.MethodType):
         return types.MethodType(_decorate(func.__func__, options, static_argnames, check),
                                 func.__self__)
-    state = _state_of(func)
+    state = state_of(func)
     if state is not None:
         func = state.original
-    method = objects.call_method(func)
-    if method is not None and not static_argnames:
-        # a callable object: its `__call__` (a `@symbolic` one's original), compiled with the
-        # object as a static argument
-        method = getattr(_state_of(method), "original", method)
-        self_name = next(iter(inspect.signature(method).parameters), None)
-        if self_name is not None:
-            kind = type(func)
-            called = compiler.CompiledObject(kind, objects.class_call(kind))
-            compiled = SymbolicFunction(
-                method, dataclasses.replace(options, compiled_object=called), (self_name,), check)
-            return types.MethodType(compiled.wrapper, func)
+    if objects.call_method(func) is not None and not static_argnames:
+        compiled = compiled_object(func, options, check)
+        if compiled is not None:
+            return compiled
     if not isinstance(func, types.FunctionType):
         raise SymbolicError(
             f"@symbolic compiles Python functions; got {type(func).__name__} {func!r}",
             hint="decorate a function written in Python (def or lambda)",
         )
     return SymbolicFunction(func, options, static_argnames, check).wrapper
+
+
+def compiled_object(obj: object, options: compiler.Options, check: bool = False,
+                    ) -> types.MethodType | None:
+    """A callable object compiled: its `__call__` (a `@symbolic` one's original), compiled with
+    the object as a static argument and bound to it; None if `__call__` takes no argument."""
+    method = objects.call_method(obj)
+    if method is None:
+        return None
+    method = getattr(state_of(method), "original", method)
+    self_name = next(iter(inspect.signature(method).parameters), None)
+    if self_name is None:
+        return None
+    kind = type(obj)
+    called = compiler.CompiledObject(kind, objects.class_call(kind))
+    compiled = SymbolicFunction(
+        method, dataclasses.replace(options, compiled_object=called), (self_name,), check)
+    return types.MethodType(compiled.wrapper, obj)
 
 
 def _version_for(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any], caller: str,
@@ -266,7 +304,7 @@ def version_for(func: Any, /, *args: Any, **kwargs: Any) -> Version:
     return _version_for(func, args, kwargs, "version_for")
 
 
-def _state_of(func: Any) -> SymbolicFunction | None:
+def state_of(func: Any) -> SymbolicFunction | None:
     """The state behind a `@symbolic` function or a bound method of one; read without running
     code of `func`'s class (see `attributes`)."""
     state = static_attribute(func, "_symcompile")
@@ -274,7 +312,7 @@ def _state_of(func: Any) -> SymbolicFunction | None:
 
 
 def _symbolic_state(func: Any, caller: str) -> SymbolicFunction:
-    state = _state_of(func)
+    state = state_of(func)
     if state is None:
         raise TypeError(f"{caller}() expects a @symbolic function; got {func!r} "
                         f"(decorate it with @symcompile.symbolic first)")
@@ -283,7 +321,7 @@ def _symbolic_state(func: Any, caller: str) -> SymbolicFunction:
 
 def is_symbolic(func: Any) -> bool:
     """Whether `func` is a `@symbolic` function (or a compiled object, a bound method of one)."""
-    return _state_of(func) is not None
+    return state_of(func) is not None
 
 
 def cache_info(func: Any) -> CacheInfo:

@@ -26,6 +26,7 @@ import numpy as np
 from ..errors import SymbolicError
 from ..examples import fancy, mlp
 from ..runtime import api
+from ..runtime import export as exporting
 from . import modules
 from .explain import explain
 
@@ -226,6 +227,35 @@ def command_bench(args: argparse.Namespace) -> int:
     return benchmark_main(["--quick"] if args.quick else [], prog="symcompile bench")
 
 
+# ---- `symcompile export` (issue 13): one version as a module importing only NumPy
+
+
+def command_export(args: argparse.Namespace) -> int:
+    function = _symbolic_version(_find_function(args.target))
+    try:
+        written = exporting.export(function, args.output, *_call_arguments(args.args))
+    except TypeError as error:  # the arguments do not fit the function's parameters
+        raise UsageError(f"--args: {error}") from None
+    arrays = written.with_suffix(".npz")
+    print(f"wrote {written}" + (f" and its arrays, {arrays}" if arrays.exists() else ""))
+    return 0
+
+
+def _add_export_command(commands: Any) -> None:
+    export = commands.add_parser(
+        "export", help="write one compiled version as a module that imports only NumPy",
+        description="Import FILE, compile FUNCTION (a function or a callable object) for the "
+        "given arguments, and write that version as a standalone module importing only NumPy "
+        "and the standard library (arrays in a sibling .npz), its entry conditions kept.")
+    export.add_argument("target", metavar="FILE::FUNCTION",
+                        help="for example examples/fancy.py::fancy_func")
+    export.add_argument("--args", default="", metavar='"1.0, 2"',
+                        help="example arguments, as Python literals (they select the version)")
+    export.add_argument("-o", "--output", required=True, metavar="OUT.py",
+                        help="the module to write (arrays go to OUT.npz)")
+    export.set_defaults(run=command_export)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="symcompile",
@@ -273,6 +303,7 @@ def build_parser() -> argparse.ArgumentParser:
                                 description="Run the benchmarks in benchmarks/ and print ratios.")
     bench.add_argument("--quick", action="store_true", help="fewer repeats, for a smoke test")
     bench.set_defaults(run=command_bench)
+    _add_export_command(commands)
     return parser
 
 

@@ -1,0 +1,78 @@
+"""Pickling compiled code: by reference, never the generated code itself.
+
+A `@symbolic` function is a plain Python function, and `pickle` stores a function by its
+module and qualified name: one decorated where it is defined pickles like any function and
+unpickles, in any process, as the compiled function its module makes (compiled again there on
+its first call). A compiled object (`symbolic(net)`) is a bound method of such a function; a
+bound method pickles as `getattr(obj, name)`, which would give back the plain `__call__`.
+`register()` (run when `symcompile` is imported) makes `pickle` and `copy` store it as the
+object plus the options it was compiled with, and `compiled_object` compiles it again on
+loading. What cannot be pickled by reference raises a `pickle.PicklingError` saying why.
+"""
+
+from __future__ import annotations
+
+import copyreg
+import importlib
+import pickle
+import types
+from typing import Any, Callable, Sequence
+
+from ..passes import pipeline
+from ..passes.pipeline import Pass
+from . import api, compiler
+
+
+def compiled_object(obj: object, passes: Sequence[Pass] | None, guards: bool, fastmath: bool,
+                    comments: bool, check: bool) -> Any:
+    """`symbolic(obj, ...)` again: what a pickled compiled object loads as."""
+    options = compiler.Options(passes=pipeline.PASSES if passes is None else tuple(passes),
+                               guards=guards, fastmath=fastmath, comments=comments)
+    return api.compiled_object(obj, options, check)
+
+
+def _reachable(value: object) -> bool:
+    """Whether `pickle` can store `value` by its module and qualified name."""
+    module_name = getattr(value, "__module__", None)
+    names = getattr(value, "__qualname__", "").split(".")
+    if module_name is None or "<locals>" in names:
+        return False
+    try:
+        found: object = importlib.import_module(module_name)
+        for name in names:
+            found = getattr(found, name)
+    except (ImportError, AttributeError):
+        return False
+    return found is value
+
+
+def _passes_by_reference(passes: tuple[Pass, ...], what: str) -> tuple[Pass, ...] | None:
+    """The passes to store (None: the default pipeline); PicklingError for one that cannot be
+    found again by module and name."""
+    if passes == pipeline.PASSES:
+        return None
+    for run in passes:
+        if not _reachable(run):
+            raise pickle.PicklingError(
+                f"cannot pickle {what}: its pass {run!r} cannot be found again by module and "
+                f"name (define the pass at the top level of a module)")
+    return passes
+
+
+def _reduce_method(method: types.MethodType) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+    """How `pickle` and `copy` store a bound method: a compiled object as the object and its
+    options; any other method as Python does (`getattr(obj, name)`)."""
+    state = api.state_of(method.__func__)
+    options = state.cache.options if state is not None else None
+    if state is None or options is None or options.compiled_object is None:
+        return method.__reduce__()  # type: ignore[return-value]  # typeshed: str | tuple
+    what = f"the compiled object {method.__self__!r}"
+    passes = _passes_by_reference(options.passes, what)
+    return compiled_object, (method.__self__, passes, options.guards, options.fastmath,
+                             options.comments, state.check)
+
+
+def register() -> None:
+    """Make `pickle` and `copy` store compiled objects by reference (process-wide; other
+    bound methods are stored as before)."""
+    copyreg.pickle(types.MethodType, _reduce_method)

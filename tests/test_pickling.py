@@ -1,0 +1,160 @@
+"""Pickling compiled code (issue 13 item 4): `@symbolic` functions and compiled objects pickle
+by reference and unpickle as compiled code with the same results, in this process and in a
+new one; what cannot be pickled says why."""
+
+from __future__ import annotations
+
+import copy
+import os
+import pickle
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import symcompile as sc
+from symcompile.examples import mlp
+from symcompile.runtime import api
+
+ROOT = Path(__file__).resolve().parent.parent
+
+KERNELS = """
+    import numpy as np
+    import symcompile as sc
+
+
+    def double_all(node):
+        return node
+
+
+    def add(a, b):
+        return a + b
+
+
+    @sc.symbolic
+    def fancy(a, b, c, d):
+        return add(add(a, b), add(c, d))
+
+
+    @sc.symbolic(fastmath=True, guards=False)
+    def fast(x):
+        return x + 0.0
+
+
+    class Scale:
+        def __init__(self, factor):
+            self.factor = np.float64(factor)
+
+        def __call__(self, x):
+            return 1.0 * x * self.factor
+"""
+
+
+def bits(value: object) -> bytes:
+    return pickle.dumps(np.asarray(value))
+
+
+def run_elsewhere(script: str, *paths: Path, stdin: bytes = b"") -> bytes:
+    """Run `script` in a new Python whose path reaches symcompile and `paths`; its stdout."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(map(str, (ROOT, *paths)))}
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(script)], input=stdin,
+                          capture_output=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr.decode()
+    return done.stdout
+
+
+def test_a_symbolic_function_unpickles_as_itself_compiled(make_modules):
+    kernels = make_modules(kernels=KERNELS)["kernels"]
+    assert pickle.loads(pickle.dumps(kernels.fancy)) is kernels.fancy
+    assert pickle.loads(pickle.dumps(kernels.fast)) is kernels.fast
+
+
+def test_a_compiled_object_unpickles_compiled_with_the_same_results():
+    net = mlp.get_net()
+    compiled = sc.symbolic(net)
+    x = np.random.default_rng(0).standard_normal((4, 512)).astype(np.float32)
+    expected = compiled(x)
+    loaded = pickle.loads(pickle.dumps(compiled))
+    assert sc.is_symbolic(loaded)  # not the plain `__call__`
+    assert loaded.__self__ is not net and type(loaded.__self__) is mlp.Sequential
+    assert bits(loaded(x)) == bits(expected) == bits(net(x))
+    assert "for layer in" not in sc.source(loaded, x)  # flattened: compiled, not as written
+
+
+def test_a_compiled_object_keeps_its_options(make_modules):
+    kernels = make_modules(kernels=KERNELS)["kernels"]
+    compiled = sc.symbolic(kernels.Scale(3.0), fastmath=True, guards=False, comments=True)
+    loaded = pickle.loads(pickle.dumps(compiled))
+    state = api.state_of(loaded.__func__)
+    assert state is not None
+    options = state.cache.options
+    assert (options.fastmath, options.guards, options.comments) == (True, False, True)
+    assert bits(loaded(2.0)) == bits(compiled(2.0)) == bits(6.0)
+
+
+def test_a_compiled_object_copies_compiled():
+    compiled = sc.symbolic(mlp.get_net())
+    copied = copy.copy(compiled)
+    assert sc.is_symbolic(copied) and copied.__self__ is compiled.__self__
+
+
+def test_compiled_code_unpickles_compiled_in_a_new_process(make_modules, tmp_path):
+    make_modules(kernels=KERNELS)
+    kernels = sys.modules["kernels"]
+    net = sc.symbolic(mlp.get_net())
+    x = np.random.default_rng(1).standard_normal((3, 512)).astype(np.float32)
+    payload = pickle.dumps((kernels.fancy, sc.symbolic(kernels.Scale(0.5)), net, x))
+    expected = pickle.dumps((kernels.fancy(1.5, 2, 3, 4), net(x)))
+    directory = Path(kernels.__file__).parent
+    out = run_elsewhere("""
+        import pickle, sys
+        import symcompile as sc
+        fancy, scale, net, x = pickle.loads(sys.stdin.buffer.read())
+        assert sc.is_symbolic(fancy) and sc.is_symbolic(scale) and sc.is_symbolic(net)
+        assert scale(4.0) == 2.0
+        result = (fancy(1.5, 2, 3, 4), net(x))
+        assert "a + b" in fancy.source  # inlined: the compiled version ran
+        sys.stdout.buffer.write(pickle.dumps(result))
+    """, directory, stdin=payload)
+    fancy_result, net_result = pickle.loads(out)
+    expected_fancy, expected_net = pickle.loads(expected)
+    assert fancy_result == expected_fancy == 10.5
+    assert bits(net_result) == bits(expected_net)
+
+
+def test_a_pass_that_cannot_be_found_again_says_why():
+    compiled = sc.symbolic(mlp.get_net(), passes=[lambda function: function])
+    with pytest.raises(pickle.PicklingError, match="its pass .*lambda.* cannot be found again"):
+        pickle.dumps(compiled)
+
+
+def test_a_function_compiled_under_another_name_cannot_be_pickled(make_modules):
+    kernels = make_modules(kernels=KERNELS)["kernels"]
+    renamed = sc.symbolic(kernels.add)  # `kernels.add` is the plain function, not this one
+    with pytest.raises(pickle.PicklingError, match="not the same object"):
+        pickle.dumps(renamed)
+
+
+def test_the_compiled_state_refuses_to_be_pickled_by_value(make_modules):
+    kernels = make_modules(kernels=KERNELS)["kernels"]
+    with pytest.raises(pickle.PicklingError, match="pickled by reference to its module"):
+        pickle.dumps(kernels.fancy._symcompile)
+    with pytest.raises(pickle.PicklingError, match="kernels.fancy"):
+        pickle.dumps(vars(kernels.fancy))  # what a by-value pickler (cloudpickle) would store
+
+
+class Counter:
+    def __init__(self) -> None:
+        self.count = 0
+
+    def bump(self) -> int:
+        self.count += 1
+        return self.count
+
+
+def test_other_bound_methods_pickle_as_before():
+    bump = pickle.loads(pickle.dumps(Counter().bump))
+    assert bump() == 1 and type(bump.__self__) is Counter
