@@ -45,6 +45,7 @@ class Step:
     seconds: float
     diff: str
     notes: tuple[Note, ...]
+    lifted: tuple[Note, ...] = ()  # refusals of the pass's previous run that this run overcame
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,8 @@ class Explanation:
                      f"{step.nodes_after} nodes, {step.seconds * 1000:.2f} ms")
             parts += [_section(title)]
             parts += [f"  {rule}" for rule in notes.counted(step.notes, codegen.expression_text)]
+            parts += [f"  (left alone in round {step.round - 1}: {note.text(codegen.expression_text)})"
+                      for note in step.lifted]
             parts += [step.diff.rstrip("\n")]
         parts += [_section("the generated source"), self.final.rstrip("\n")]
         parts += [_section("where each line came from"), self.commented.rstrip("\n")]
@@ -165,6 +168,35 @@ def _labelled_diff(run: PassRun, rendered: SourceLines) -> str:
     return "".join(parts)
 
 
+def _refusals(run: PassRun) -> tuple[Note, ...]:
+    return tuple(note for note in run.notes if note.kind == "missed")
+
+
+def _left_alone(log: list[PassRun]) -> tuple[Note, ...]:
+    """The refusals that stand: those of each pass's last run, which saw the settled function
+    (a refusal of an earlier round that a later round overcame, inlining the call after
+    another pass bound the callee, is history, not something left alone)."""
+    last = {run.name: run for run in log}
+    return tuple(note for run in log if last[run.name] is run for note in _refusals(run))
+
+
+def _lifted(log: list[PassRun]) -> dict[int, tuple[Note, ...]]:
+    """For each run (by its index in `log`): the refusals of the same pass's previous run that
+    it no longer makes, where it applied the same rule at the same line."""
+    previous: dict[str, PassRun] = {}
+    lifted: dict[int, tuple[Note, ...]] = {}
+    for index, run in enumerate(log):
+        before = previous.get(run.name)
+        previous[run.name] = run
+        if before is None:
+            continue
+        done = {(note.rule, note.line) for note in run.notes if note.kind == "changed"}
+        still = set(_refusals(run))
+        lifted[index] = tuple(dict.fromkeys(
+            note for note in _refusals(before) if note not in still and (note.rule, note.line) in done))
+    return lifted
+
+
 def explain(func: Any, *args: Any, **kwargs: Any) -> Explanation:
     """What the compiler did to `func` (a function, `@symbolic` or not) for these arguments."""
     compiled = func if api.is_symbolic(func) else api.symbolic(func)
@@ -174,12 +206,12 @@ def explain(func: Any, *args: Any, **kwargs: Any) -> Explanation:
     before = log[0].before if log else version.ir
     steps = []
     rendered: SourceLines = {}
-    for run in log:
+    lifted = _lifted(log)
+    for index, run in enumerate(log):
         if run.changed:
-            steps.append(Step(run.name, run.round, size(run.before), size(run.after),
-                              run.seconds, _labelled_diff(run, rendered), run.notes))
-    missed = dict.fromkeys(note.text(codegen.expression_text) for run in log for note in run.notes
-                           if note.kind == "missed")
+            steps.append(Step(run.name, run.round, size(run.before), size(run.after), run.seconds,
+                              _labelled_diff(run, rendered), run.notes, lifted.get(index, ())))
+    missed = dict.fromkeys(note.text(codegen.expression_text) for note in _left_alone(log))
     said = [note for run in log for note in run.notes]
     commented = codegen.render_function(version.ir, comments=notes.comments_for(
         version.ir, said, state.source.lines)).source if version.ir is not None else version.source
