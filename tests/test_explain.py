@@ -122,7 +122,7 @@ def test_dag_is_dot_with_shared_subexpressions_once() -> None:
     dot = explain(square_sum, 1.5, 2.5).dag()
     assert dot.startswith('digraph "') and dot.rstrip().endswith("}")
     labels = re.findall(r'label="([^"]*)"', dot)
-    assert labels.count("add") == 1  # one node for both (x + y): the expressions form a DAG
+    assert labels.count("t = x + y") == 1  # one node for both (x + y): the expressions form a DAG
     assert len(re.findall(r"-> ", dot)) == dot.count("->")
 
 

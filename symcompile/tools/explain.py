@@ -69,9 +69,15 @@ class Explanation:
         return dag.to_dot(dag.build_graph(self.final_ir), self.name)
 
     def dag_svg(self) -> str:
-        """The final expression DAG as an SVG picture (laid out by symcompile itself)."""
-        graph = dag.build_graph(self.final_ir) if self.final_ir is not None else dag.Graph()
-        return dag.to_svg(graph)
+        """The final expression DAG as SVG pictures: one, or for a big function the overview
+        of its statement groups and a picture per group (see `dag_pictures`)."""
+        return "\n".join(svg for _, svg in self.dag_pictures())
+
+    def dag_pictures(self) -> list[tuple[str, str]]:
+        """(title, SVG) for each picture of the final expression DAG (see `dag.pictures`)."""
+        if self.final_ir is None:
+            return [("", dag.to_svg(dag.Graph()))]
+        return [(title, dag.to_svg(graph)) for title, graph in dag.pictures(self.final_ir)]
 
     def __str__(self) -> str:
         parts = [_section(f"{self.name}: the original"), self.original.rstrip("\n"),

@@ -49,6 +49,24 @@ def _list(items: tuple[str, ...]) -> str:
     return "<ul>" + "".join(f"<li>{html.escape(item)}</li>" for item in items) + "</ul>"
 
 
+DAG_KEY = ("Arrows run from a value to each use. Yellow: the inputs; white: values, as the "
+           "code that computes them (with the variable they are stored in); blue: statements; "
+           "an orange border: a value used more than once; dashed: a value drawn further up.")
+
+
+def _dag(explanation: Explanation) -> str:
+    """The DAG pictures: one, or the overview of the statement groups and each group folded."""
+    pictures = explanation.dag_pictures()
+    first_title, first = pictures[0]
+    parts = [f'<p class="key">{html.escape(DAG_KEY)}</p>']
+    if first_title:
+        parts.append(f"<p>{html.escape(first_title)}:</p>")
+    parts.append(f'<div class="dag-picture">{first}</div>')
+    parts += [f'<details><summary>{html.escape(title)}</summary><div class="dag-picture">'
+              f"{svg}</div></details>" for title, svg in pictures[1:]]
+    return "\n".join(parts)
+
+
 def render_html(explanation: Explanation) -> str:
     """The whole page for `explanation`."""
     title = html.escape(f"symcompile: {explanation.name}")
@@ -74,7 +92,7 @@ def render_html(explanation: Explanation) -> str:
         if steps else "<p>no pass changed anything</p>",
         *sections,
         "<h2>The generated source</h2>", _code(explanation.final),
-        '<h2>The expression DAG</h2><div class="dag-picture">', explanation.dag_svg(), "</div>",
+        "<h2>The expression DAG</h2>", _dag(explanation),
         "<h2>Kept as written</h2>", _list(explanation.kept),
         "<h2>Left alone</h2>", _list(explanation.missed),
         "<h2>The IR the front end built</h2>", _code(explanation.ir_text),
