@@ -15,6 +15,8 @@ Python. `f.source` shows what runs.
     print(sc.explain(fancy_func, 1, 2, 3, 4))   # every change, pass by pass
 """
 
+from typing import Any
+
 from .errors import SymbolicError
 from .runtime.api import (
            cache_info,
@@ -32,3 +34,9 @@ from .tools.modules import optimize_source
 __all__ = ["CacheInfo", "CheckError", "Explanation", "SymbolicError", "cache_info", "clear_cache",
            "compiled_function", "disable", "explain", "optimize_source", "source", "symbolic"]
 __version__ = "0.1.0"
+
+
+def load_ipython_extension(ipython: Any) -> None:
+    """`%load_ext symcompile`: the `%%symbolic` and `%symcompile` magics (tools/notebook.py)."""
+    from .tools import notebook
+    notebook.load(ipython)

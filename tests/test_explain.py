@@ -112,7 +112,7 @@ def test_html_report_is_self_contained_and_complete(tmp_path: Path) -> None:
     for heading in ("The original", "The pipeline", "The generated source", "The expression DAG",
                     "Kept as written", "Left alone"):
         assert heading in text
-    assert explanation._repr_html_() == path.read_text(encoding="utf-8")
+    assert explanation.html_page() == path.read_text(encoding="utf-8")
 
 
 def test_dag_is_dot_with_shared_subexpressions_once() -> None:

@@ -209,7 +209,7 @@ def command_explain(args: argparse.Namespace) -> int:
         explanation = _with_arguments(explain, target, positional, keywords)
     print(explanation, end="")
     if args.html is not None:
-        _write_atomically(Path(args.html), explanation._repr_html_())
+        _write_atomically(Path(args.html), explanation.html_page())
         print(f"\nthe HTML report: {args.html}")
     return 0
 

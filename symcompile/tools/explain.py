@@ -9,8 +9,9 @@ The teaching view of the pipeline, built from what `pipeline.run_passes` records
 - the final source, with the checks the compiled code makes on entry;
 - what was kept as written and why, and what the passes left alone and why.
 
-`str()` is the text view; `_repr_html_()` (Jupyter) and `to_html(path)` give one
-self-contained HTML page (see `report.py`); `dag()` the final expression DAG in Graphviz DOT.
+`str()` is the text view, `repr()` one line; `_repr_html_()` (Jupyter) the HTML report as a
+fragment, `html_page()` and `to_html(path)` as one self-contained page (see `report.py`);
+`dag()` the final expression DAG in Graphviz DOT, `dag_pictures()` as SVG (see `dag.py`).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from ..passes.notes import Note
 from ..passes.pipeline import PassRun
 from ..runtime import api
 from . import dag
-from .report import render_html
+from .report import render_fragment, render_html
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ class Step:
     lifted: tuple[Note, ...] = ()  # refusals of the pass's previous run that this run overcame
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Explanation:
     """Everything `explain` found out; see the module docstring."""
 
@@ -96,12 +97,24 @@ class Explanation:
         parts += [_section("left alone")] + (list(self.missed) or ["nothing"])
         return "\n".join(parts) + "\n"
 
+    def __repr__(self) -> str:
+        passes = ", ".join(dict.fromkeys(step.name for step in self.steps)) or "none"
+        return (f"<Explanation of {self.name}: {len(self.steps)} pass runs changed it "
+                f"({passes}); {len(self.final.splitlines())} lines generated; "
+                f"{len(self.kept)} kept as written, {len(self.missed)} left alone; "
+                "print() it for the whole story>")
+
     def _repr_html_(self) -> str:
+        """The report as a fragment for a notebook cell (its style scoped to it)."""
+        return render_fragment(self)
+
+    def html_page(self) -> str:
+        """The report as one self-contained HTML page."""
         return render_html(self)
 
     def to_html(self, path: str | Path) -> None:
         """Write the explanation as one self-contained HTML file."""
-        Path(path).write_text(self._repr_html_(), encoding="utf-8")
+        Path(path).write_text(self.html_page(), encoding="utf-8")
 
 
 def _section(title: str) -> str:
