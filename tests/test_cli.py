@@ -61,6 +61,7 @@ def program(tmp_path: Path) -> Path:
                 return x * 2
 
         double = Double()
+        len = len
     """))
     return path
 
@@ -319,6 +320,7 @@ def test_like_errors_exit_alike(program: Path):
     assert "'K' is a class: name one of its methods (K.scale) or an instance" in cls
     assert "no function named 'nope'" in _one_line_error(run("show", f"{program}::nope"), 2)
     assert "'k.factor' is not a function" in _one_line_error(run("show", f"{program}::k.factor"), 2)
+    assert "'len' is built into Python" in _one_line_error(run("show", f"{program}::len"), 2)
 
 
 def test_messages_speak_to_a_command_line_user(program: Path):

@@ -124,6 +124,9 @@ def _find_target(spec: str) -> tuple[Any, dict[str, Any]]:
                          "or an instance")
     if not callable(found):
         raise UsageError(f"{where}: {name!r} is not a function")
+    if isinstance(found, (types.BuiltinFunctionType, types.BuiltinMethodType)):
+        raise UsageError(f"{where}: {name!r} is built into Python: symcompile compiles "
+                         "functions written in Python")
     return found, vars(module)
 
 
