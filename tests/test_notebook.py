@@ -5,6 +5,7 @@ IPython's own test shell (skipped, saying why, where IPython is not installed)."
 from __future__ import annotations
 
 import re
+import sys
 
 import pytest
 
@@ -32,13 +33,18 @@ def test_html_for_a_notebook_is_a_fragment_styled_only_inside_its_wrapper() -> N
 
 @pytest.fixture(scope="module")
 def shell():
+    # IPython raises the recursion limit (to 3000) for the whole process when it is imported:
+    # later tests rely on Python's own, so it is put back, with the hooks IPython replaces
+    saved = sys.getrecursionlimit(), sys.displayhook, sys.excepthook
     pytest.importorskip("IPython", reason="the notebook magics need IPython "
                         "(pip install symcompile[notebook])")
     from IPython.testing.globalipapp import start_ipython
 
     ip = start_ipython()
     ip.run_line_magic("load_ext", "symcompile")
-    return ip
+    yield ip
+    sys.setrecursionlimit(saved[0])
+    sys.displayhook, sys.excepthook = saved[1:]
 
 
 CELL = """\
