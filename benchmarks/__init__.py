@@ -16,6 +16,8 @@ BENCHMARKS: dict[str, str] = {
     "loops": "benchmarks.bench_loops",
     "numpy": "benchmarks.bench_numpy",
     "compile": "benchmarks.bench_compile",
+    "real": "benchmarks.bench_real",
+    "vectorize": "benchmarks.bench_vectorize",
 }
 
 #: Environment variables that make OpenBLAS, OpenMP and MKL single-threaded; numpy's BLAS reads

@@ -79,6 +79,8 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         help=f"approximate duration of one timing in ms (default "
         f"{DEFAULT_TARGET_NS / 1e6:g}; {QUICK_TARGET_NS / 1e6:g} with --quick)",
     )
+    parser.add_argument("--json", metavar="PATH", default=None,
+                        help="also write the results as JSON to PATH (benchmark 'real')")
     parser.add_argument("--list", action="store_true", help="list the benchmarks and exit")
     return parser
 
@@ -112,7 +114,8 @@ def main(argv: list[str] | None = None, *, prog: str | None = None) -> int:
         target_ns = round(args.target_ms * 1e6)
     else:
         target_ns = QUICK_TARGET_NS if args.quick else DEFAULT_TARGET_NS
-    config = BenchConfig(repeats=repeats, target_ns=target_ns, quick=args.quick)
+    config = BenchConfig(repeats=repeats, target_ns=target_ns, quick=args.quick,
+                         json_path=args.json and os.path.abspath(args.json))
 
     status = 0
     start = time.perf_counter()
@@ -138,6 +141,8 @@ def run_in_child(name: str, config: BenchConfig) -> int:
             "--target-ms", repr(config.target_ns / 1e6)]
     if config.quick:
         argv.append("--quick")
+    if config.json_path is not None:
+        argv += ["--json", config.json_path]
     env = {**os.environ, **dict.fromkeys(BLAS_THREAD_VARIABLES, "1")}
     print(f"(numpy was imported before BLAS could be pinned: running {name!r} in a child "
           f"process with {', '.join(f'{v}=1' for v in BLAS_THREAD_VARIABLES)})", flush=True)

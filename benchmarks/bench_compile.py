@@ -169,7 +169,8 @@ def time_function(label: str, func: types.FunctionType, args: tuple[object, ...]
                   repeats: int, statements: int = 0) -> Timing:
     """Time every mode, round-robin, `repeats` times (fewer when one compile is slow)."""
     import symcompile as sc
-    version = sc.api._version_for(sc.symbolic(func), args, {}, "bench")
+    from symcompile.runtime import api
+    version = api.version_for(sc.symbolic(func), *args)
     samples: dict[str, list[float]] = {mode: [] for mode in MODES}
     for repeat in range(repeats):
         for mode in MODES:

@@ -67,6 +67,7 @@ class BenchConfig:
     repeats: int = DEFAULT_REPEATS
     target_ns: int = DEFAULT_TARGET_NS
     quick: bool = False
+    json_path: str | None = None  # --json: where a benchmark that supports it writes results
 
 
 # The timed loop. Every variant gets its own code object compiled from this same text, so all
@@ -87,11 +88,13 @@ def _make(_fn, _args, _repeat, _clock):
 """
 
 
-def make_timer(fn: Callable[..., object], args: Sequence[object] = ()) -> Timer:
+def make_timer(fn: Callable[..., object], args: Sequence[object] = (),
+               clock: Callable[[], int] = time.perf_counter_ns) -> Timer:
     """Return ``timer(number)`` timing ``number`` calls of ``fn(*args)`` (args spelled out).
 
     The callable and each argument are bound to local variables before the clock starts; the
     loop body is a plain call ``_f(_a0, _a1, ...)``, exactly as a hand-written loop would be.
+    ``clock`` gives nanoseconds: wall time by default, ``time.process_time_ns`` for CPU time.
     """
     names = [f"_a{i}" for i in range(len(args))]
     if names:
@@ -103,7 +106,7 @@ def make_timer(fn: Callable[..., object], args: Sequence[object] = ()) -> Timer:
     # A fresh compile per timer -> a fresh code object (and fresh inline caches) per variant.
     exec(compile(source, f"<timed loop for {getattr(fn, '__name__', 'fn')}>", "exec"), namespace)
     make = cast(Callable[..., Timer], namespace["_make"])
-    return make(fn, tuple(args), itertools.repeat, time.perf_counter_ns)
+    return make(fn, tuple(args), itertools.repeat, clock)
 
 
 def _time_once(timer: Timer, number: int) -> int:
@@ -144,21 +147,22 @@ def measure(
     *,
     args: Sequence[object] = (),
     target_ns: int = DEFAULT_TARGET_NS,
+    clock: Callable[[], int] = time.perf_counter_ns,
 ) -> dict[str, list[float]]:
     """Time every variant round-robin; return ``{name: [ns per call, one per repeat]}``.
 
     ``variants`` maps a display name to a callable, each called as ``fn(*args)`` (with the
     default ``args=()`` they are plain ``Callable[[], object]``). ``number`` is the count of
     calls per timing: one int for all variants, a per-variant mapping, or None to calibrate each
-    variant so one timing lasts about ``target_ns``. Each repeat times every variant once; the
-    starting variant rotates from one repeat to the next.
+    variant so one timing lasts about ``target_ns`` (on ``clock``, see ``make_timer``). Each
+    repeat times every variant once; the starting variant rotates from one repeat to the next.
     """
     if repeats < 1:
         raise ValueError("repeats must be >= 1")
     if not variants:
         return {}
     names = list(variants)
-    timers = {name: make_timer(variants[name], args) for name in names}
+    timers = {name: make_timer(variants[name], args, clock) for name in names}
 
     numbers: dict[str, int] = {}
     for name in names:

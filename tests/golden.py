@@ -37,8 +37,8 @@ from pathlib import Path
 import numpy as np
 
 from symcompile import ir
-from symcompile.backend import codegen
 from symcompile.passes import pipeline
+from symcompile.runtime import compiler
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 MARKER = "# --- after "
@@ -97,10 +97,10 @@ def produce(case: GoldenCase) -> str:
     exec(compile(case.before, str(case.path), "exec", dont_inherit=True), namespace)
     function = namespace[target_name(case)]
     assert isinstance(function, types.FunctionType)
-    _, result, _ = pipeline.optimize(function, passes_for(case.stage),
-                                     argument_types=argument_types(function),
-                                     fastmath=case.stage.endswith(FASTMATH))
-    return codegen.render_function(result).source
+    options = compiler.Options(passes=passes_for(case.stage),
+                               argument_types=argument_types(function),
+                               fastmath=case.stage.endswith(FASTMATH))
+    return compiler.compile_version(compiler.Source.of(function), options).source
 
 
 def argument_types(function: types.FunctionType) -> dict[str, ir.ArgumentType]:

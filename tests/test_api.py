@@ -686,7 +686,7 @@ def test_a_long_chain_of_calls_compiles_even_past_the_round_limit(make_module) -
     module = make_module(source + "def main():\n    return f30(101, 2)\n")
     compiled = sc.symbolic(module.main)
     assert compiled() == module.main()
-    version = compiled._symcompile.versions[()]
+    version = compiled._symcompile.cache.versions[()]
     late = {run_pass.__name__ for run_pass in pipeline.RUN_LAST}
     settling = [run.round for run in version.log if run.name not in late]
     assert max(settling) == pipeline.MAX_ROUNDS

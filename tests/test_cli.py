@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 import symcompile
-from symcompile.tools import cli, modules
+from symcompile.runtime import compiler
+from symcompile.tools import cli
 from tests.test_optimize_source import SEED, SEED_OPTIMIZED
 
 
@@ -227,10 +228,10 @@ def test_optimize_keeps_the_old_output_when_writing_fails(seed: Path, tmp_path: 
 def test_optimize_fails_with_code_1_when_optimizing_fails(seed: Path,
                                                           monkeypatch: pytest.MonkeyPatch,
                                                           capsys: pytest.CaptureFixture[str]):
-    def broken(function: object) -> None:
+    def broken(function: object, passes: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(modules.pipeline, "run_passes", broken)
+    monkeypatch.setattr(compiler.pipeline, "run_passes", broken)
     assert cli.main(["optimize", str(seed)]) == 1
     captured = capsys.readouterr()
     assert captured.out == ""

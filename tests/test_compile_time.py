@@ -26,7 +26,7 @@ from symcompile.runtime.oracle import assert_equivalent
 Loader = Callable[[str], types.ModuleType]
 
 
-def _compiled(func: types.FunctionType, *args: object) -> tuple[float, api.CompiledVersion]:
+def _compiled(func: types.FunctionType, *args: object) -> tuple[float, api.Version]:
     """Seconds to compile (and run once) `func` for `args`, and the version compiled; the
     compiled function is checked against the original."""
     compiled = sc.symbolic(func)

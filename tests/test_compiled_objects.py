@@ -425,7 +425,7 @@ def test_in_place_updates_are_seen_without_recompiling(dtype, compiles: list[str
     x = make_x(dtype=dtype)
     first = compiled(x)
     assert_same(first, net(x))
-    state = compiled.__func__._symcompile
+    state = compiled.__func__._symcompile.cache
     versions = dict(state.versions)
     compiles.clear()
 

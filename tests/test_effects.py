@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 import symcompile as sc
 from symcompile import ir
 from symcompile.analysis.effects import Effects
+from symcompile.analysis.evaluation_order import late_reads
+from symcompile.analysis.trusted import plain_value
 from symcompile.ir.rewrite import statement_expressions, walk_expr
 from symcompile.passes import pipeline
 
@@ -82,3 +86,28 @@ def test_a_transparent_helper_inlines_inside_a_loop_over_floats(make_module):
     source = sc.source(compiled, values)
     assert "norm(" not in source.split("return recompile")[1]
     assert "sqrt(" in source and "x * x" in source and " is square_2" not in source
+
+
+class Number(float):
+    """A float subclass: its operators may run code of the program's."""
+
+
+def test_plain_values_are_exact_types_of_numbers_and_numeric_arrays():
+    assert all(plain_value(value) for value in (
+        1, 2.5, 1j, True, "s", b"b", None, (1, (2.0, "s")), np.float32(1.0),
+        np.array([1.0]), np.dtype("f8"), float, np.sin, math.sqrt))
+    assert not any(plain_value(value) for value in (
+        Number(1.0), (1, Number(1.0)), [1.0], np.array([1.0], dtype=object), np, object()))
+
+
+def test_names_read_after_possible_unseen_code_are_late():
+    """`y = (c + 1) + a * b + g`: `a * b` may run code of `a`'s (its type unknown), which may
+    rebind the global `g` read after it; the work before it rests on the global `c`."""
+    first = ir.Op("add", (ir.Name("c"), ir.Const(1)))
+    unknown = ir.Op("mul", (ir.Name("a"), ir.Name("b")))
+    stmt = ir.Assign((ir.Name("y"),), ir.Op("add", (ir.Op("add", (first, unknown)), ir.Name("g"))))
+
+    def operation(expr: ir.Expr) -> frozenset[str] | None:
+        return frozenset({"c"}) if expr is first else None if expr is unknown else frozenset()
+
+    assert late_reads(stmt, operation) == ({"g"}, frozenset({"c"}))

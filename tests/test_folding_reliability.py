@@ -157,7 +157,7 @@ def test_never_slower_cheap_operations_still_fold(make_module: Callable[[str], t
 def test_never_stuck_every_operation_the_folder_runs_is_priced() -> None:
     from symcompile.analysis import fold_budget
     from symcompile.ir.ops import OPS
-    from symcompile.passes.fold_constants import PURE_BUILTINS, PURE_MODULES
+    from symcompile.analysis.constants import PURE_BUILTINS, PURE_MODULES
 
     unpriced = [name for name, info in OPS.items() if fold_budget.refusal(info.evaluate, (1, 1))]
     assert unpriced == ["matmul"]  # no constant has a matrix product
@@ -272,7 +272,7 @@ def _outcome(function: Callable[..., object], *args: object) -> object:
 @given(data=st.data())
 def test_never_wrong_fastmath_never_changes_exceptions(
         make_module: Callable[[str], types.ModuleType], data: st.DataObject) -> None:
-    from symcompile.passes.simplify_algebra import RULES
+    from symcompile.passes.algebra import RULES
 
     assert set(_RULE_EXAMPLES) == {rule.identity for rule in RULES}  # a new rule needs a line
     identity = data.draw(st.sampled_from(sorted(_RULE_EXAMPLES)))

@@ -87,3 +87,14 @@ def test_line_magic_says_how_to_use_it(shell, line: str, message: str) -> None:
     shell.run_cell(CELL)
     with pytest.raises(UsageError, match=re.escape(message)):
         shell.run_line_magic("symcompile", line)
+
+
+def test_cell_magic_says_how_to_see_a_function_with_static_arguments(shell, capsys) -> None:
+    shell.run_cell_magic("symbolic", "", "import symcompile\n\n"
+                         "@symcompile.symbolic(static_argnames=('n',))\n"
+                         "def power(x, n):\n    return x ** n\n")
+    assert capsys.readouterr().out == ("# power specializes on n: %symcompile show power(...) "
+                                       "shows the version some arguments select\n")
+    shell.run_line_magic("symcompile", "show power(2.0, 3)")
+    shown = capsys.readouterr().out
+    assert shown.startswith("def power(x, n):") and "n is not n_2" in shown

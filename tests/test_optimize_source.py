@@ -15,6 +15,7 @@ import textwrap
 import pytest
 
 import symcompile as sc
+from symcompile.runtime import compiler
 from symcompile.tools import modules
 
 SEED = textwrap.dedent("""\
@@ -325,10 +326,10 @@ def test_a_statement_too_deeply_nested_to_render_is_kept_as_written():
 
 
 def test_an_internal_failure_is_a_symbolic_error_naming_the_statement(monkeypatch):
-    def broken(function):
+    def broken(function, passes):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(modules.pipeline, "run_passes", broken)
+    monkeypatch.setattr(compiler.pipeline, "run_passes", broken)
     with pytest.raises(sc.SymbolicError) as caught:
         sc.optimize_source(SEED, "seed.py")
     assert "internal error" in caught.value.message and "boom" in caught.value.message

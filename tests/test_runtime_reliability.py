@@ -157,7 +157,7 @@ def test_never_leak_dropped_symbolic_closures_are_freed() -> None:
         function = _make_closure(offset)
         assert function(1) == 2 + offset
         state = function._symcompile  # type: ignore[attr-defined]
-        made.update(version.filename for version in state.versions.values())
+        made.update(version.filename for version in state.cache.versions.values())
         refs.append(weakref.ref(function))
         states.append(weakref.ref(function._symcompile))  # type: ignore[attr-defined]
     assert all(name.startswith("<symcompile:") for name in made) and len(made) == 2000

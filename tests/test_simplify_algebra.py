@@ -1,7 +1,7 @@
 """simplify_algebra, speculate_loop_types and the versions specialized on argument types, under
 the differential oracle (`symcompile/runtime/oracle.py`).
 
-Every rule of `simplify_algebra.RULES` has a function below in which it fires (`CASES`, keyed by
+Every rule of `algebra.RULES` has a function below in which it fires (`CASES`, keyed by
 the rule's identity, so a new rule without a case fails `test_every_rule_has_a_case`). Each is
 compiled by its first call, with the argument types the rule needs (floats for the float rules,
 ints for the int rules), and then called with every kind of input: floats (NaN, +-inf, +-0.0,
@@ -38,8 +38,8 @@ import symcompile as sc
 from benchmarks import bench_loops
 from symcompile import ir
 from symcompile.analysis.value_types import TypeEnv
-from symcompile.passes import simplify_algebra as simplify_module
-from symcompile.passes.simplify_algebra import RULES, Rule
+from symcompile.passes import algebra
+from symcompile.passes.algebra import RULES, Rule
 from symcompile.runtime import api
 from symcompile.runtime.oracle import assert_equivalent, same_value
 from tests.strategies import complexes, float_arrays, floats, ints
@@ -174,14 +174,14 @@ def fired_rules(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     fired: list[str] = []
 
     def recording(rule: Rule) -> Rule:
-        def apply(node: ir.Op, env: TypeEnv) -> simplify_module.Result:
+        def apply(node: ir.Op, env: TypeEnv) -> algebra.Result:
             result = rule.apply(node, env)
             if result is not None:
                 fired.append(rule.identity)
             return result
         return dataclasses.replace(rule, apply=apply)
 
-    monkeypatch.setattr(simplify_module, "RULES", tuple(recording(rule) for rule in RULES))
+    monkeypatch.setattr(algebra, "RULES", tuple(recording(rule) for rule in RULES))
     return fired
 
 
@@ -425,7 +425,7 @@ def test_source_shows_the_version_the_arguments_select() -> None:
 
 def test_after_max_type_misses_the_version_for_any_types_is_installed(compile_counter: list[str]) -> None:
     compiled = sc.symbolic(times_one_float)
-    state = compiled._symcompile
+    state = compiled._symcompile.cache
     assert compiled(2.0) == 2.0
     typed = sc.compiled_function(compiled, 2.0)
     assert compiled.__code__ is typed.__code__
@@ -449,7 +449,7 @@ def test_a_float_subclass_is_not_a_float() -> None:
     value = OffByHalf(2.0)
     assert same_value(times_one_float(value), 2.5)
     assert same_value(compiled(value), 2.5)
-    assert compiled._symcompile.type_misses == 1
+    assert compiled._symcompile.cache.type_misses == 1
     fast = sc.symbolic(times_zero_float, fastmath=True)
     fast(2.0)
     assert same_value(fast(OffByHalf(2.0)), (0.5, 0.5))
@@ -460,7 +460,7 @@ def test_a_numpy_float64_is_not_a_float() -> None:
     compiled(2.0)
     result = compiled(np.float64(-0.0))
     assert type(result) is np.float64 and same_value(result, np.float64(-0.0))
-    assert compiled._symcompile.type_misses == 1
+    assert compiled._symcompile.cache.type_misses == 1
     fast = sc.symbolic(times_zero_float, fastmath=True)
     fast(2.0)
     # np.float64(-3.0) * 0.0 is np.float64(-0.0); the float version's `0.0` is a float, and +0.0

@@ -96,7 +96,7 @@ def may_reshape_arrays(function: ir.Function) -> bool:
 
 def exact_in_place(ufunc: np.ufunc, kind: ir.ArrayKind) -> bool:
     """Whether computing `ufunc` into an operand's array is sure to give the same bits."""
-    dtype: np.dtype = kind.dtype  # type: ignore[assignment]
+    dtype = kind.dtype
     if dtype.kind in "biu":
         return ufunc in EXACT_UFUNCS or ufunc in EXACT_ON_INTEGERS or ufunc is np.power
     return dtype.kind == "f" and dtype.itemsize >= 4 and (ufunc in EXACT_UFUNCS or ufunc is np.power)

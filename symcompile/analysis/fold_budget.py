@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import operator
-from typing import Callable
+from typing import Callable, SupportsIndex
 
 from ..ir.ops import OPS
 
@@ -44,10 +44,10 @@ def size(value: object) -> int:
 
 def _integer(value: object) -> int | None:
     """The int an integer-like value (bool, int, NumPy integer) stands for, else None."""
-    if isinstance(value, (float, complex, str, bytes, tuple)):
+    if not isinstance(value, SupportsIndex):  # (a float, a str, a tuple...)
         return None
     try:
-        return operator.index(value)  # type: ignore[arg-type]
+        return operator.index(value)
     except TypeError:
         return None
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import inspect
 import types
+from collections.abc import Sized
 
 from .. import ir
 from ..ir.rewrite import walk_expr, walk_statements
@@ -83,7 +84,9 @@ def call_method(value: object) -> types.FunctionType | None:
 
 def fails(assumption: ir.Assumption) -> bool:
     """Whether an object fact no longer holds (its `fails_when` test is true now)."""
-    return bool(_evaluate(assumption.fails_when))  # type: ignore[arg-type]
+    if assumption.fails_when is None:
+        raise ValueError(f"not an object fact: {assumption.name}")
+    return bool(_evaluate(assumption.fails_when))
 
 
 def _evaluate(expr: ir.Expr) -> object:
@@ -95,11 +98,15 @@ def _evaluate(expr: ir.Expr) -> object:
             return value
         case ir.Attribute(owner, attr):
             return static_attribute(_evaluate(owner), attr, MISSING)
-        case ir.Subscript(items, ir.Const(index)):
+        case ir.Subscript(items, ir.Const(int() as index)):
             sequence = _evaluate(items)
-            return sequence[index] if index < len(sequence) else MISSING  # type: ignore[index, arg-type, operator]
-        case ir.Call(ir.Const(function), (argument,)) if function in (len, type):
-            return function(_evaluate(argument))  # type: ignore[operator]
+            return sequence[index] if isinstance(sequence, list) and index < len(sequence) \
+                else MISSING
+        case ir.Call(ir.Const(function), (argument,)) if function is len:
+            held = _evaluate(argument)
+            return len(held) if isinstance(held, Sized) else MISSING
+        case ir.Call(ir.Const(function), (argument,)) if function is type:
+            return type(_evaluate(argument))
         case ir.Compare(("isnot",), (left, right)):
             return _evaluate(left) is not _evaluate(right)
         case ir.Compare(("ne",), (left, right)):

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Callable, Iterable, Mapping
+from typing import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -32,10 +32,11 @@ from ..ir.names import (
     terminates,
     untracked_names,
 )
-from ..ir.rewrite import walk_statements
+from ..ir.rewrite import required_header, walk_statements
 
 NUMBER_TYPES: tuple[type, ...] = (bool, int, float, complex)
 _RANK = {bool: 0, int: 1, float: 2, complex: 3}
+_ZEROS: dict[type, bool | int | float | complex] = {bool: False, int: 0, float: 0.0, complex: 0j}
 _ARITHMETIC = frozenset({"add", "sub", "mul", "truediv", "floordiv", "mod", "pow"})
 _BITWISE = frozenset({"bitand", "bitor", "bitxor", "lshift", "rshift"})
 _ALWAYS_BOOL = frozenset({"is", "isnot", "in", "notin"})
@@ -94,6 +95,17 @@ def _both(a: Known, b: Known, result: type) -> Known:
     return Known(result, a.arguments | b.arguments)
 
 
+def _number(known: Known) -> type | None:
+    """The Python number type (bool, int, float, complex) of `known`, if it is one."""
+    return known.type if isinstance(known.type, type) and known.type in _RANK else None
+
+
+def all_known(values: Sequence[Known | None]) -> list[Known] | None:
+    """`values`, if every one is known; else None."""
+    known = [value for value in values if value is not None]
+    return known if len(known) == len(values) else None
+
+
 def ufunc_result(ufunc: np.ufunc, operands: list[Known]) -> Known | None:
     """The array an elementwise ufunc gives for these operands, at least one of them an
     array: its dtype as NumPy resolves it (None where NumPy refuses the types), dimensions and
@@ -108,15 +120,19 @@ def ufunc_result(ufunc: np.ufunc, operands: list[Known]) -> Known | None:
     return _new_array(dtype, operands)
 
 
-def operand_dtypes(operands: list[Known]) -> list[object]:
+def operand_dtypes(operands: list[Known]) -> list[np.dtype[np.generic] | type]:
     """What NumPy's dtype resolution takes for each operand: an array's dtype, a NumPy
     scalar's or a bool's dtype, or a Python int, float or complex as its type (weak, NEP 50)."""
-    return [known.array.dtype if known.array is not None else
-            np.dtype(known.type) if known.type is bool or not known.is_number  # type: ignore[arg-type]
-            else known.type for known in operands]
+    return [_operand_dtype(known.type) for known in operands]
 
 
-def _new_array(dtype: object, operands: list[Known]) -> Known:
+def _operand_dtype(kind: ir.ArgumentType) -> np.dtype[np.generic] | type:
+    if isinstance(kind, ir.ArrayKind):
+        return kind.dtype
+    return np.dtype(kind) if kind is bool or kind not in _RANK else kind
+
+
+def _new_array(dtype: np.dtype[np.generic], operands: list[Known]) -> Known:
     """A new array of `dtype` made elementwise from `operands`: broadcast to their shapes,
     laid out like them (C-contiguous if they all are), resting on what they rest on."""
     arrays = [known.array for known in operands if known.array is not None]
@@ -163,12 +179,17 @@ def _matmul(left: Known, right: Known) -> Known | None:
 
 def _where(operands: list[Known | None]) -> Known | None:
     """`np.where(c, a, b)`: a new array of a's and b's promoted dtype (NEP 50), broadcast."""
-    if not all(operands) or not any(known.array for known in operands):  # type: ignore[union-attr]
+    known = all_known(operands)
+    if known is None or not any(value.array for value in known):
         return None
-    values = [known.array.dtype if known.array is not None else  # type: ignore[union-attr]
-              known.type(0) if known.is_number else np.dtype(known.type)  # type: ignore[union-attr, operator]
-              for known in operands[1:]]
-    return _new_array(np.result_type(*values), operands)  # type: ignore[arg-type]
+    return _new_array(np.result_type(*(_promoted(value.type) for value in known[1:])), known)
+
+
+def _promoted(kind: ir.ArgumentType) -> np.dtype[np.generic] | bool | int | float | complex:
+    """What `np.result_type` takes for a value of `kind`: a Python number as a weak scalar."""
+    if isinstance(kind, ir.ArrayKind):
+        return kind.dtype
+    return _ZEROS[kind] if kind in _ZEROS else np.dtype(kind)
 
 
 def array_kind(value: object) -> ir.ArrayKind | None:
@@ -181,7 +202,8 @@ def array_kind(value: object) -> ir.ArrayKind | None:
 
 
 def _binary(op: str, left: Known, right: Known, exponent: ir.Expr) -> Known | None:
-    if not (left.is_number and right.is_number):
+    left_number, right_number = _number(left), _number(right)
+    if left_number is None or right_number is None:
         if op == "matmul":
             return _matmul(left, right)
         if op == "pow" and isinstance(exponent, ir.Const) and type(exponent.value) is int \
@@ -191,7 +213,7 @@ def _binary(op: str, left: Known, right: Known, exponent: ir.Expr) -> Known | No
             squared = ufunc_result(np.square, [left])
             return Known(squared.type, squared.arguments | right.arguments) if squared else None
         return ufunc_result(ARRAY_UFUNCS[op], [left, right]) if op in ARRAY_UFUNCS else None
-    wider = max(left.type, right.type, key=_RANK.__getitem__)
+    wider = max(left_number, right_number, key=_RANK.__getitem__)
     if op in _BITWISE:
         if wider in (float, complex):
             return None  # raises TypeError
@@ -204,7 +226,8 @@ def _binary(op: str, left: Known, right: Known, exponent: ir.Expr) -> Known | No
             return _both(left, right, complex)
         if right.type in (bool, int) and left.type is float:
             return _both(left, right, float)
-        non_negative = isinstance(exponent, ir.Const) and exponent.value >= 0  # type: ignore[operator]
+        non_negative = isinstance(exponent, ir.Const) and isinstance(exponent.value, (int, float)) \
+            and exponent.value >= 0
         if right.type in (bool, int) and non_negative:
             return _both(left, right, int)
         return None  # `2 ** -1` is a float, `(-8.0) ** (1 / 3)` a complex
@@ -296,19 +319,21 @@ class Typer:
                     known = _matmul(known_left, known_right) if known_left and known_right else None
                 case ir.Call(ir.Const(np.ufunc() as ufunc), args, ()) if not any(
                         isinstance(arg, ir.Starred) for arg in args):
-                    operands = [self.of(arg) for arg in args]
-                    known = ufunc_result(ufunc, operands) if all(operands) else None  # type: ignore[arg-type]
+                    typed = all_known([self.of(arg) for arg in args])
+                    known = ufunc_result(ufunc, typed) if typed is not None else None
             found = self._known[id(expr)] = (expr, known)
         return found[1]
 
     def _comparison(self, ops: tuple[str, ...], operands: tuple[ir.Expr, ...]) -> Known | None:
         if all(op in _ALWAYS_BOOL for op in ops):
             return Known(bool)
-        known = [self.of(operand) for operand in operands]
-        if all(k is not None and k.is_number for k in known):
-            return Known(bool, frozenset().union(*(k.arguments for k in known)))  # type: ignore[union-attr]
-        if len(ops) == 1 and ops[0] in COMPARISON_UFUNCS and all(known):
-            return ufunc_result(COMPARISON_UFUNCS[ops[0]], known)  # type: ignore[arg-type]
+        known = all_known([self.of(operand) for operand in operands])
+        if known is None:
+            return None
+        if all(k.is_number for k in known):
+            return Known(bool, frozenset().union(*(k.arguments for k in known)))
+        if len(ops) == 1 and ops[0] in COMPARISON_UFUNCS:
+            return ufunc_result(COMPARISON_UFUNCS[ops[0]], known)
         return None
 
 
@@ -321,8 +346,8 @@ def refine(test: ir.Expr, env: TypeEnv) -> TypeEnv:
                 env = refine(value, env)
             return env
         case ir.Compare(("is",), (ir.Call(ir.Const(check), (ir.Name(name),), ()), ir.Const(kind))) \
-                if check is type and kind in NUMBER_TYPES:
-            return {**env, name: Known(kind)}  # type: ignore[dict-item]
+                if check is type and isinstance(kind, type) and kind in NUMBER_TYPES:
+            return {**env, name: Known(kind)}
     return env
 
 
@@ -361,7 +386,7 @@ class TypeFlow:
     def _transfer(self, stmt: ir.Stmt, env: TypeEnv) -> tuple[ir.Stmt, TypeEnv]:
         match stmt:
             case ir.If(test, then, orelse, loc):
-                test = self.rewrite(stmt, env).test  # type: ignore[attr-defined]
+                test = required_header(self.rewrite(stmt, env))
                 new_then, after_then = self.block(then, refine(test, env))
                 new_else, after_else = self.block(orelse, env)
                 if terminates(then):
@@ -398,7 +423,8 @@ class TypeFlow:
                     own = env.get(name)
                     same_dtype = own is not None and own.array is not None \
                         and own.array.dtype == known.array.dtype
-                    known = Known(own.type, known.arguments) if same_dtype else None  # type: ignore[union-attr]
+                    known = Known(own.type, known.arguments) if own is not None and same_dtype \
+                        else None
             case _:
                 known = None
         if known is not None:
@@ -415,7 +441,9 @@ class TypeFlow:
             return stmt, after
         if isinstance(header, ir.For):
             return ir.For(header.target, header.iter, new_body, new_else, stmt.loc), after
-        return ir.While(header.test, new_body, new_else, stmt.loc), after  # type: ignore[union-attr]
+        if isinstance(header, ir.While):
+            return ir.While(header.test, new_body, new_else, stmt.loc), after
+        raise ValueError(f"a loop's header rewritten as {type(header).__name__}")
 
     def loop_head(self, stmt: ir.For | ir.While, env: TypeEnv) -> TypeEnv:
         """What holds at the top of every turn (and wherever the loop is left): a name the
@@ -427,7 +455,8 @@ class TypeFlow:
             recorder = _AssignedTypes(self.untracked)
             recorder.block(stmt.body, _turn_start(stmt, head))
             new_head: dict[str, Known] = {}
-            for name, known in env.items():
+            for name, entry in env.items():
+                known: Known | None = entry
                 if name in written:
                     known = None if _loop_target(stmt, name) else known
                     for value in recorder.assigned.get(name, []):

@@ -18,14 +18,14 @@ import numbers
 import tokenize
 import warnings
 from dataclasses import dataclass
-from types import ModuleType
-from typing import Callable
+from types import EllipsisType, ModuleType
+from typing import Callable, TypeVar
 
 import numpy as np
 
 from .. import ir
 from ..analysis.attributes import static_attribute
-from ..analysis.effects import kept_rechecks
+from ..analysis.clean_statements import kept_rechecks
 from ..ir.names import bound_names, read_counts
 from ..ir.ops import OPS
 from ..ir.verify import IRError
@@ -40,8 +40,10 @@ with warnings.catch_warnings():
 
 astor: ModuleType | None = _astor
 
-# Python 3.12 added type parameters to def nodes
-_TYPE_PARAMS: dict[str, list[ast.AST]] = {"type_params": []} if "type_params" in ast.FunctionDef._fields else {}
+_Op = TypeVar("_Op", ast.unaryop, ast.operator, ast.cmpop)
+
+# the types of the constants Python spells as literals (some only with a minus sign)
+_LITERAL_TYPES = (type(None), bool, int, float, complex, str, bytes, EllipsisType)
 
 
 # ------------------------------------------------------------------ IR → AST
@@ -49,17 +51,17 @@ _TYPE_PARAMS: dict[str, list[ast.AST]] = {"type_params": []} if "type_params" in
 
 def constant_to_ast(value: object) -> ast.expr | None:
     """A literal that evaluates to exactly `value` (same type and bits), or None if none does."""
-    kind = type(value)
-    if kind is tuple:
-        items = [constant_to_ast(item) for item in value]  # type: ignore[attr-defined]
-        return None if None in items else ast.Tuple(items, ast.Load())
-    if kind in (int, float) and (value < 0 or (value == 0 and math.copysign(1, value) < 0)):  # type: ignore[operator]
-        return ast.UnaryOp(ast.USub(), ast.Constant(-value))  # type: ignore[operator]
-    if kind is float and math.isnan(value):  # type: ignore[arg-type]
+    if type(value) is tuple:
+        items = [item for item in map(constant_to_ast, value) if item is not None]
+        return ast.Tuple(items, ast.Load()) if len(items) == len(value) else None
+    if (type(value) is int or type(value) is float) \
+            and (value < 0 or (value == 0 and math.copysign(1, value) < 0)):
+        return ast.UnaryOp(ast.USub(), ast.Constant(-value))
+    if type(value) is float and math.isnan(value):
         return None
-    if kind is complex:
-        return _imaginary_literal(value)  # type: ignore[arg-type]
-    if kind in (type(None), bool, int, float, complex, str, bytes, type(Ellipsis)):
+    if type(value) is complex:
+        return _imaginary_literal(value)
+    if isinstance(value, _LITERAL_TYPES) and type(value) in _LITERAL_TYPES:
         return ast.Constant(value)
     return None
 
@@ -88,11 +90,10 @@ def _binding_base(value: object) -> str:
     if isinstance(value, np.generic):  # `float32_0_5` for np.float32(0.5)
         text = str(value).replace(".", "_").replace("-", "minus_").replace("+", "")
         return f"{type(value).__name__}_{text}" if text.replace("_", "").isalnum() else "value"
-    if type(value) in (float, complex):  # `nan`, `minus_nan`, `complex_0_0_minus_0_0`
-        parts = (value,) if type(value) is float else (value.real, value.imag)  # type: ignore[union-attr]
-        text = "_".join(_float_text(part) for part in parts)  # type: ignore[arg-type]
-        name = text if type(value) is float else f"complex_{text}"
-        return name if name.isidentifier() else "value"
+    if type(value) is float or type(value) is complex:  # `nan`, `complex_0_0_minus_0_0`
+        text = _float_text(value) if type(value) is float else \
+            f"complex_{_float_text(value.real)}_{_float_text(value.imag)}"
+        return text if text.isidentifier() else "value"
     name = static_attribute(value, "__name__")
     if not isinstance(name, str) or not name.replace(".", "_").isidentifier():
         name = type(value).__name__.lower()
@@ -137,7 +138,7 @@ class _Generator:
         # what `ir.assumptions_hold()` checks (None: shown as written, for messages)
         self.rechecked = rechecked
         self.held: ast.Name | None = None  # the recheck's result, in the `if` being built
-        # loops whose recheck holds until a turn runs unseen code (`effects.kept_rechecks`)
+        # loops whose recheck holds until a turn runs unseen code (see `kept_rechecks`)
         self.kept = kept or {}
 
     def bind(self, value: object, base: str | None = None) -> ast.Name:
@@ -232,7 +233,7 @@ class _Generator:
 
     def kept_loop(self, stmt: ir.For) -> ast.For | None:
         """A loop split on a recheck whose answer holds until a turn runs unseen code
-        (`effects.kept_rechecks`): the recheck runs on the first turn and after each turn
+        (`clean_statements.kept_rechecks`): the recheck runs on the first turn and after each turn
         through the copy as written, which clears it::
 
             held = False
@@ -253,22 +254,21 @@ class _Generator:
         if relied is None or not self.rechecked or not relied <= {a.name for a in self.rechecked}:
             return None
         split = stmt.body[0]
-        assert isinstance(split, ir.If)  # (see `effects.kept_rechecks`)
+        assert isinstance(split, ir.If)  # (see `clean_statements.kept_rechecks`)
         init, stored, missing, cleared, unchecked, tested = self.fresh("held", 4, 2)
-        assign = lambda target, value: ast.Assign([target], value, type_comment=None)  # noqa: E731
         handler = ast.ExceptHandler(ast.Name("NameError", ast.Load()), None,
-                                    [assign(missing, ast.Constant(False))])
+                                    [_assign(missing, ast.Constant(False))])
         first = None if condition is None else self.expr(condition)
-        check = ast.Try([assign(stored, self._holds(first))], [handler], [], [])
+        check = ast.Try([_assign(stored, self._holds(first))], [handler], [], [])
         recheck = ast.If(ast.UnaryOp(ast.Not(), unchecked), [check], [])
         self.held = tested
         inner = ast.If(self.expr(split.test), self.block(split.body),
-                       [assign(cleared, ast.Constant(False)), *self.orelse(split.orelse)])
+                       [_assign(cleared, ast.Constant(False)), *self.orelse(split.orelse)])
         for node in (recheck, inner):
-            node.symcompile_line = split.loc.line  # type: ignore[attr-defined]
+            _mark(node, LINE, split.loc.line)
         loop = ast.For(self.target(stmt.target), self.expr(stmt.iter), [recheck, inner], [],
                        type_comment=None)
-        loop.symcompile_before = [assign(init, ast.Constant(False))]  # type: ignore[attr-defined]
+        _mark(loop, BEFORE, [_assign(init, ast.Constant(False))])
         return loop
 
     def type_guard(self, params: ast.arguments, assumptions: list[ir.Assumption],
@@ -291,11 +291,13 @@ class _Generator:
                 if kind.ndim > 1 and kind.contiguous:
                     checks.append(ast.UnaryOp(ast.Not(), ast.Attribute(
                         _attribute(name, "flags"), "c_contiguous", ast.Load())))
-                if kind.shape_owner not in (None, name):
+                if (owner := kind.shape_owner) is not None and owner != name:
                     shapes.append(ast.Compare(_attribute(name, "shape"), [ast.NotEq()],
-                                              [_attribute(kind.shape_owner, "shape")]))  # type: ignore[arg-type]
+                                              [_attribute(owner, "shape")]))
+            elif isinstance(kind, type):
+                checks.append(self._is_not_type(name, kind))
             else:
-                checks.append(self._is_not_type(name, kind))  # type: ignore[arg-type]
+                raise IRError(f"{name}: not an argument type: {kind!r}")
         checks += shapes
         test = checks[0] if len(checks) == 1 else ast.BoolOp(ast.Or(), checks)
         return ast.If(test, [forwarding_call(params, self.bind(type_miss, "other_types"))], [])
@@ -317,11 +319,11 @@ class _Generator:
             case ir.Name(id):
                 return ast.Name(id, load)
             case ir.Op(op, (operand,)):
-                return ast.UnaryOp(OPS[op].ast_class(), self.expr(operand))
+                return ast.UnaryOp(_operator(op, ast.unaryop), self.expr(operand))
             case ir.Op(op, (left, right)):
-                return ast.BinOp(self.expr(left), OPS[op].ast_class(), self.expr(right))
+                return ast.BinOp(self.expr(left), _operator(op, ast.operator), self.expr(right))
             case ir.Compare(ops, operands):
-                return ast.Compare(self.expr(operands[0]), [OPS[op].ast_class() for op in ops],
+                return ast.Compare(self.expr(operands[0]), [_operator(op, ast.cmpop) for op in ops],
                                    [self.expr(operand) for operand in operands[1:]])
             case ir.BoolOp(op, values):
                 return ast.BoolOp(ast.And() if op == "and" else ast.Or(),
@@ -369,7 +371,7 @@ class _Generator:
         result: list[ast.stmt] = []
         for stmt in body:
             node = self.stmt(stmt)
-            result += [*getattr(node, "symcompile_before", ()), node]
+            result += [*getattr(node, BEFORE, ()), node]
         return result
 
     def stmt(self, stmt: ir.Stmt) -> ast.stmt:
@@ -377,11 +379,11 @@ class _Generator:
         statements inside an opaque one still at its own line (not moved in from a callee)
         keep their lines too (see `user_lines`)."""
         node = self._statement(stmt)
-        node.symcompile_line = stmt.loc.line  # type: ignore[attr-defined]  # see _with_comments
-        for before in getattr(node, "symcompile_before", ()):
-            before.symcompile_line = stmt.loc.line
+        _mark(node, LINE, stmt.loc.line)
+        for before in getattr(node, BEFORE, ()):
+            _mark(before, LINE, stmt.loc.line)
         if isinstance(stmt, ir.Opaque) and getattr(stmt.node, "lineno", None) == stmt.loc.line:
-            node.symcompile_own_lines = True  # type: ignore[attr-defined]
+            _mark(node, OWN_LINES, True)
         return node
 
     def _statement(self, stmt: ir.Stmt) -> ast.stmt:
@@ -390,11 +392,12 @@ class _Generator:
                 return ast.Assign([self.target(t) for t in targets], self.expr(value),
                                   type_comment=None)
             case ir.AugAssign(target, op, value):
-                return ast.AugAssign(self.target(target), OPS[op].ast_class(), self.expr(value))
+                return ast.AugAssign(_augmented(self.target(target)), _operator(op, ast.operator),
+                                     self.expr(value))
             case ir.If(test, body, orelse):
                 before, test = self.recheck(test)
                 node = ast.If(self.expr(test), self.block(body), self.orelse(orelse))
-                node.symcompile_before = before  # type: ignore[attr-defined]  # see `orelse`
+                _mark(node, BEFORE, before)
                 return node
             case ir.For(target, iter_, body, orelse):
                 if (kept := self.kept_loop(stmt)) is not None:
@@ -433,6 +436,35 @@ def _store(node: ast.expr) -> ast.expr:
 
 def _attribute(name: str, attr: str) -> ast.Attribute:
     return ast.Attribute(ast.Name(name, ast.Load()), attr, ast.Load())
+
+
+def _assign(target: ast.expr, value: ast.expr) -> ast.Assign:
+    return ast.Assign([target], value, type_comment=None)
+
+
+def _augmented(target: ast.expr) -> ast.Name | ast.Attribute | ast.Subscript:
+    """`target` as the target of an augmented assignment (a name, attribute or item)."""
+    if isinstance(target, (ast.Name, ast.Attribute, ast.Subscript)):
+        return target
+    raise IRError(f"cannot assign in place to {ast.unparse(target)}")
+
+
+def _operator(op: str, kind: type[_Op]) -> _Op:
+    """The Python AST node of the IR operator `op`, of `kind` (unary, binary, comparison)."""
+    node = OPS[op].ast_class()
+    if isinstance(node, kind):
+        return node
+    raise IRError(f"{op} is not a {kind.__name__}")
+
+
+# Marks on the Python AST built here, read where it is rendered: the user's line a statement
+# comes from (see `user_lines`, `_with_comments`), the statements to put before one (see
+# `orelse`), and that the lines inside an opaque statement are the user's own.
+LINE, BEFORE, OWN_LINES = "symcompile_line", "symcompile_before", "symcompile_own_lines"
+
+
+def _mark(node: ast.AST, mark: str, value: object) -> None:
+    setattr(node, mark, value)
 
 
 def forwarding_call(params: ast.arguments, callee: ast.expr) -> ast.Return:
@@ -493,8 +525,9 @@ def function_to_ast(function: ir.Function, recompile: Callable[..., object] | No
         decorator_list=[],
         returns=copy.deepcopy(function.returns),
         type_comment=None,
-        **_TYPE_PARAMS,
     )
+    if "type_params" in ast.FunctionDef._fields:  # Python 3.12 added type parameters to defs
+        setattr(node, "type_params", [])
     return node, generator.name_new_names(node)
 
 
@@ -576,10 +609,10 @@ def render_function(function: ir.Function, recompile: Callable[..., object] | No
     return Generated(_with_comments(node, text, comments) if comments else text, bindings, lines)
 
 
-def _span(node: ast.AST) -> range:
+def _span(node: ast.stmt | ast.excepthandler) -> range:
     """The lines a rendered statement takes, its decorators included (0-based)."""
-    first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])  # type: ignore[attr-defined]
-    return range(first - 1, node.end_lineno)  # type: ignore[attr-defined]
+    first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])
+    return range(first - 1, node.end_lineno or node.lineno)
 
 
 def user_lines(node: ast.FunctionDef, text: str, def_line: int) -> tuple[int, ...]:
@@ -589,12 +622,14 @@ def user_lines(node: ast.FunctionDef, text: str, def_line: int) -> tuple[int, ..
     The loader compiles the code at these lines, so tracebacks, warnings and `f_lineno` point
     into the user's file."""
     lines = [def_line] * len(text.splitlines())
-    stack = [(node, ast.parse(text).body[0], def_line, False)]
+    stack: list[tuple[ast.AST, ast.AST, int, bool]] = [
+        (node, ast.parse(text).body[0], def_line, False)]
     while stack:
         original, rendered, line, own = stack.pop()
-        if isinstance(original, (ast.stmt, ast.excepthandler)):
-            line = getattr(original, "symcompile_line", 0) or (original.lineno if own else line)
-            own = own or getattr(original, "symcompile_own_lines", False)
+        if isinstance(original, (ast.stmt, ast.excepthandler)) \
+                and isinstance(rendered, (ast.stmt, ast.excepthandler)):
+            line = getattr(original, LINE, 0) or (original.lineno if own else line)
+            own = own or getattr(original, OWN_LINES, False)
             for index in _span(rendered):
                 lines[index] = line
         stack.extend((child, rendered_child, line, own) for child, rendered_child
@@ -622,7 +657,7 @@ def _with_comments(node: ast.FunctionDef, text: str, comments: Callable[[int], s
     inside = _lines_ending_inside_a_token(text)
     wanted: dict[int, str] = {}  # line number → comment
     for original, copy_ in zip(ast.walk(node), ast.walk(rendered_module.body[0])):
-        line = getattr(original, "symcompile_line", 0)
+        line = getattr(original, LINE, 0)
         if not (line and isinstance(copy_, ast.stmt)) or copy_.lineno in wanted:
             continue
         comment = comments(line)

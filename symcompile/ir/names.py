@@ -16,7 +16,13 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from .. import ir
-from .rewrite import expr_children, statement_expressions, walk_expr, walk_statements
+from .rewrite import (
+    expr_children,
+    header_expression,
+    statement_expressions,
+    walk_expr,
+    walk_statements,
+)
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 # set by the front end on a def, class or import alias that binds a private name (`def __f`
@@ -442,6 +448,45 @@ def body_size(body: tuple[ir.Stmt, ...]) -> int:
 def size(function: ir.Function) -> int:
     """The number of IR nodes in the function's body (what the growing passes budget)."""
     return body_size(function.body)
+
+
+# Checks at calls (inline_calls): `add(c, d)` inlined behind `if add is add_2:` or in
+# `... if add is add_2 else add(c, d)` falls back to the call as written. The statements whose
+# header a check may take whole, the call being all of it:
+WHOLE_CALL_STATEMENTS = (ir.Assign, ir.AugAssign, ir.ExprStmt, ir.Return)
+
+
+def falls_back(test: ir.Expr, call: ir.Expr) -> bool:
+    """Whether `call` calls the name `test` checks (`add is add_2`; in generated code compiled
+    again, `add_2` is a name too)."""
+    return isinstance(test, ir.Compare) and test.ops == ("is",) \
+        and isinstance(test.operands[0], ir.Name) \
+        and isinstance(test.operands[1], (ir.Const, ir.Name)) \
+        and isinstance(call, ir.Call) and call.func == test.operands[0]
+
+
+def check_fallback(stmt: ir.If) -> ir.Expr | None:
+    """The call a check at a call falls back to (`if add is add_2: ... else: r = add(...)`,
+    or any statement that is all that call: `else: t += add(...)`), or None."""
+    if len(stmt.orelse) == 1 and isinstance(stmt.orelse[0], WHOLE_CALL_STATEMENTS) \
+            and (call := header_expression(stmt.orelse[0])) is not None \
+            and falls_back(stmt.test, call):
+        return call
+    return None
+
+
+def fallback_size(body: tuple[ir.Stmt, ...]) -> int:
+    """The IR nodes of `body` that are calls as written behind checks at calls (the `else`
+    of `if add is add_2:`, the `add(c, d)` of `... if add is add_2 else add(c, d)`), which
+    go wherever the code is clean again."""
+    total = 0
+    for stmt in walk_statements(body):
+        if isinstance(stmt, ir.If) and check_fallback(stmt) is not None:
+            total += body_size(stmt.orelse)
+        for expr in statement_expressions(stmt):
+            total += sum(expression_size(node.orelse) for node in walk_expr(expr)
+                         if isinstance(node, ir.IfExp) and falls_back(node.test, node.orelse))
+    return total
 
 
 def has_opaque_parts(function: ir.Function) -> bool:

@@ -19,7 +19,9 @@ import ast
 import struct
 import types
 from dataclasses import dataclass, field, replace
-from typing import Mapping, Union
+from typing import Mapping, Union, get_args
+
+import numpy as np
 
 __all__ = ["const_key", "Loc", "NO_LOC", "Const", "Name", "Op", "Compare", "BoolOp", "IfExp",
            "Keyword", "Call", "Attribute", "Subscript", "Slice", "Starred", "Build",
@@ -43,11 +45,11 @@ def const_key(value: object) -> object:
     identical.
     """
     kind = type(value)
-    if kind is float:
+    if type(value) is float:
         return (kind, struct.pack("<d", value))
-    if kind is complex:
+    if type(value) is complex:
         return (kind, const_key(value.real), const_key(value.imag))
-    if kind is tuple:
+    if type(value) is tuple:
         return (kind, tuple(const_key(item) for item in value))
     if kind in _VALUE_TYPES:
         return (kind, value)
@@ -245,7 +247,7 @@ Expr = Union[
     Const, Name, Op, Compare, BoolOp, IfExp, Call, Attribute, Subscript, Slice, Starred,
     Build, DictDisplay, OpaqueExpr,
 ]
-EXPR_TYPES: tuple[type, ...] = Expr.__args__
+EXPR_TYPES: tuple[type, ...] = get_args(Expr)
 
 # ----------------------------------------------------------------- statements
 
@@ -341,7 +343,7 @@ class Opaque:
 
 
 Stmt = Union[Assign, AugAssign, If, For, While, Break, Continue, Return, Raise, ExprStmt, Opaque]
-STMT_TYPES: tuple[type, ...] = Stmt.__args__
+STMT_TYPES: tuple[type, ...] = get_args(Stmt)
 
 
 @dataclass(frozen=True, eq=False)
@@ -389,7 +391,7 @@ class ArrayKind:
     argument `a` (arguments of equal shapes share symbols: `b`'s shape is `(a[0],)` when it
     equals `a`'s, which the version checks on entry)."""
 
-    dtype: object  # a numpy.dtype
+    dtype: np.dtype[np.generic]
     ndim: int
     shape: tuple[Dim, ...] | None
     contiguous: bool = True
@@ -397,9 +399,10 @@ class ArrayKind:
     @property
     def shape_owner(self) -> str | None:
         """The argument whose shape this one's symbols name (`a` for `(a[0], a[1])`)."""
-        if not self.shape or not all(isinstance(dim, str) for dim in self.shape):
+        symbols = [dim for dim in self.shape or () if isinstance(dim, str)]
+        if not symbols or len(symbols) < len(self.shape or ()):
             return None
-        owners = {dim.partition("[")[0] for dim in self.shape}  # type: ignore[union-attr]
+        owners = {dim.partition("[")[0] for dim in symbols}
         return owners.pop() if len(owners) == 1 else None
 
     def __str__(self) -> str:

@@ -20,7 +20,6 @@ Example::
 
 from __future__ import annotations
 
-import math
 import operator
 import types
 import warnings
@@ -31,40 +30,14 @@ import numpy as np
 from .. import ir
 from ..analysis import attributes, fold_budget, objects
 from ..analysis.attributes import static_attribute
-from ..analysis.effects import TRUSTED_MODULES, Effects, rewrite_clean_statements
-from ..analysis.fold_budget import (
-    MAX_INT_BITS,
-    MAX_STR_LENGTH,
-    MAX_TUPLE_LENGTH,
-    MAX_TUPLE_SIZE,
-)
+from ..analysis.clean_statements import rewrite_clean_statements
+from ..analysis.constants import PURE_BUILTINS, PURE_MODULES, is_foldable_value
+from ..analysis.effects import Effects
+from ..analysis.trusted import TRUSTED_MODULES
 from ..ir.names import written_names
 from ..ir.ops import OPS
 from ..ir.rewrite import map_statement_expressions, walk_statements
 from . import notes
-
-# immutable values a folded result (and a folded global) may be
-_FOLDABLE_TYPES = (bool, int, float, complex, str, bytes, type(None), np.generic)
-
-# builtins and math functions that compute a value from their arguments and nothing else
-PURE_BUILTINS = frozenset({
-    abs, min, max, len, round, int, float, complex, bool, divmod, pow, chr, ord, sum,
-})
-PURE_MODULES: frozenset[types.ModuleType] = frozenset({math})
-
-
-def is_foldable_value(value: object) -> bool:
-    """An immutable value of bounded size, safe to compute once and write into the code."""
-    if isinstance(value, tuple):  # `(2**4000,) * 200` would be 250 kB of code
-        return len(value) <= MAX_TUPLE_LENGTH and fold_budget.size(value) <= MAX_TUPLE_SIZE \
-            and all(map(is_foldable_value, value))
-    if not isinstance(value, _FOLDABLE_TYPES):
-        return False
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value.bit_length() <= MAX_INT_BITS
-    if isinstance(value, (str, bytes)):
-        return len(value) <= MAX_STR_LENGTH
-    return True
 
 
 def evaluate(function: Callable[..., object], args: tuple[object, ...],
@@ -91,7 +64,8 @@ def evaluate(function: Callable[..., object], args: tuple[object, ...],
     return True, result
 
 
-def _pure_callee(func: ir.Expr, function: ir.Function, locals_: set[str]) -> tuple[object, ir.Assumption | None] | None:
+def _pure_callee(func: ir.Expr, function: ir.Function, locals_: set[str],
+                 ) -> tuple[Callable[..., object], ir.Assumption | None] | None:
     """The pure callable a call's function expression names, and the assumption that takes."""
     namespace = function.namespace
     if namespace is None:
@@ -102,27 +76,34 @@ def _pure_callee(func: ir.Expr, function: ir.Function, locals_: set[str]) -> tup
             return value, None
         case ir.Name(name) if name not in locals_:
             found, value = namespace.lookup(name)
-            if found and any(value is pure for pure in PURE_BUILTINS):
-                return value, ir.Assumption(name, value, f"{name}() folded as the builtin")
+            builtin = next((pure for pure in PURE_BUILTINS if found and value is pure), None)
+            if builtin is not None:
+                return builtin, ir.Assumption(name, builtin, f"{name}() folded as the builtin")
         case ir.Attribute(ir.Name(module_name), attr) if module_name not in locals_:
             found, module = namespace.lookup(module_name)
             if found and any(module is pure for pure in PURE_MODULES):
-                value = vars(module).get(attr)  # type: ignore[arg-type]
+                value = vars(module).get(attr)
                 if callable(value):
                     return value, None
     return None
 
 
-def _const_index(index: ir.Expr) -> object | None:
+def _const_index(index: ir.Expr) -> int | slice | None:
     """The value of a constant index or slice (`1`, `1:`, `::-1`), else None."""
     if isinstance(index, ir.Const) and isinstance(index.value, int):
         return index.value
-    if isinstance(index, ir.Slice):
-        parts = [part for part in (index.lower, index.upper, index.step) if part is not None]
-        if all(isinstance(part, ir.Const) and isinstance(part.value, int) for part in parts):
-            return slice(*(None if part is None else part.value  # type: ignore[union-attr]
-                           for part in (index.lower, index.upper, index.step)))
-    return None
+    if not isinstance(index, ir.Slice):
+        return None
+    bounds: list[int | None] = []
+    for part in (index.lower, index.upper, index.step):
+        match part:
+            case None:
+                bounds.append(None)
+            case ir.Const(int() as value):
+                bounds.append(value)
+            case _:
+                return None
+    return slice(*bounds)
 
 
 class _Folder:
@@ -140,17 +121,17 @@ class _Folder:
         self.in_loop = in_loop
         self.loc = loc  # the statement's, for notes
 
-    def _global_value(self, expr: ir.Expr) -> tuple[bool, object]:
-        """The constant a global name holds, if it may be read here."""
+    def _global_value(self, expr: ir.Expr) -> tuple[str, object] | None:
+        """The global name `expr` is and the constant it holds, if it may be read here."""
         namespace = self.function.namespace
         if namespace is None or not isinstance(expr, ir.Name) or expr.id in self.written:
-            return False, None
+            return None
         if self.assumed is None and not namespace.unchanging(expr.id):
-            return False, None  # (past unseen code only a global nothing can rebind is read)
+            return None  # (past unseen code only a global nothing can rebind is read)
         found, value = namespace.lookup(expr.id)
         if found and is_foldable_value(value) and not isinstance(value, np.generic):
-            return True, value
-        return False, None
+            return expr.id, value
+        return None
 
     def values(self, exprs: tuple[ir.Expr, ...]) -> tuple[tuple[object, ...], list[ir.Assumption]] | None:
         """The constant values of `exprs` (constants, or globals holding constants) and the
@@ -161,13 +142,14 @@ class _Folder:
             if isinstance(expr, ir.Const) and is_foldable_value(expr.value):
                 values.append(expr.value)
                 continue
-            found, value = self._global_value(expr)
-            if not found:
+            read = self._global_value(expr)
+            if read is None:
                 if self.assumed is None:
                     self._say_unseen_code(exprs)
                 return None
+            name, value = read
             values.append(value)
-            assumptions.append(ir.Assumption(expr.id, value, f"global {expr.id} folded"))  # type: ignore[attr-defined]
+            assumptions.append(ir.Assumption(name, value, f"global {name} folded"))
         return tuple(values), assumptions
 
     def _say_unseen_code(self, exprs: tuple[ir.Expr, ...]) -> None:
@@ -225,7 +207,7 @@ class _Folder:
             case ir.Subscript(sequence, index) if (key := _const_index(index)) is not None:
                 found = self.values((sequence,))
                 if found is not None and isinstance(found[0][0], (tuple, str, bytes)):
-                    return self._evaluated(expr, lambda items: items[key], (sequence,),  # type: ignore[index]
+                    return self._evaluated(expr, lambda items: items[key], (sequence,),
                                            priced_as=operator.getitem)
             case ir.IfExp(test, body, orelse):
                 found = self.values((test,))
@@ -240,8 +222,8 @@ class _Folder:
                     return self.folded(ir.Const(found[0][0]), found[1])
             case ir.Attribute(ir.Const(owner), attr) if self.function.resolve_objects \
                     and self.assumed is not None:
-                found, value = attributes.instance_attribute(owner, attr)
-                if found:
+                known, value = attributes.instance_attribute(owner, attr)
+                if known:
                     return self.folded(ir.Const(value), [objects.attribute_fact(owner, attr, value)])
             case ir.Attribute(ir.Name(module_name), attr) if module_name not in self.written \
                     and self.function.namespace is not None:
@@ -266,7 +248,7 @@ class _Folder:
             return expr
         kwargs = {kw.name: v for kw, v in zip(keywords, found[0]) if kw.name is not None}
         extra = found[1] + ([assumption] if assumption is not None else [])
-        return self._evaluated(expr, value, args, kwargs, extra)  # type: ignore[arg-type]
+        return self._evaluated(expr, value, args, kwargs, extra)
 
     def _leading_comparison(self, ops: tuple[str, ...], operands: tuple[ir.Expr, ...]) -> ir.Expr | None:
         """`1 < 2 < x` → `2 < x`; `3 < 2 < x` → `False` (x is never evaluated)."""
@@ -352,7 +334,7 @@ def _reads_as_its_constant(expr: ir.Expr) -> bool:
     """Whether `expr` is an operation in the IR that Python source spells as the constant it
     folds to: `-1`, `-2.5`, `(1, 'a', -3)`."""
     match expr:
-        case ir.Op("neg", (ir.Const(value),)):
+        case ir.Op("neg", (ir.Const(int() | float() as value),)):
             return type(value) in (int, float) and value == value and abs(value) != float("inf")
         case ir.Build("tuple", items):
             return all(_reads_as_its_constant(item) or

@@ -30,7 +30,7 @@ from __future__ import annotations
 import types
 
 from .. import ir
-from ..analysis.effects import TRUSTED_MODULES
+from ..analysis.trusted import TRUSTED_MODULES
 from ..ir.names import written_names
 from ..ir.rewrite import map_statement_expressions, map_statements
 from . import notes

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterator, Mapping, Sequence
 
 from .. import ir
+from ..analysis.effects import callee_verdicts_shared
 from ..frontend import build as frontend
 from ..ir.names import MAX_FUNCTION_SIZE, size
 from ..ir.verify import verify
@@ -35,6 +36,7 @@ from .simplify_algebra import simplify_algebra
 from .speculate_loop_types import speculate_loop_types
 from .unroll_loops import unroll_loops
 from .use_cheaper_numpy_calls import use_cheaper_numpy_calls
+from .vectorize_loops import vectorize_loops
 
 Pass = Callable[[ir.Function], ir.Function]
 
@@ -68,7 +70,13 @@ PASSES: tuple[Pass, ...] = (
     # give a loop over values of unknown type a second body for float elements, which the next
     # round simplifies; last, so the body it copies is one the passes above have settled
     speculate_loop_types,
-    # once everything above has settled (RUN_LAST), compute NumPy operations into arrays the
+    # once everything above has settled (RUN_LAST), turn loops over array indices into array
+    # code, keeping the loop as the fallback: first of the lowerings, on loops the passes above
+    # have simplified (inlined, folded, invariants hoisted), and before eliminate_temporaries,
+    # which then computes the array code's temporaries in place; in the rounds, unrolling and
+    # forwarding would reshape the fallback and the array code
+    vectorize_loops,
+    # then (RUN_LAST), compute NumPy operations into arrays the
     # function made itself: it splits expressions into statements, which forwarding would undo
     eliminate_temporaries,
     # then spell the NumPy calls the statements make the cheaper ways NumPy computes the same
@@ -77,7 +85,7 @@ PASSES: tuple[Pass, ...] = (
 )
 
 # Passes that run once, after the others have reached their fixed point.
-RUN_LAST: frozenset[Pass] = frozenset({eliminate_temporaries, use_cheaper_numpy_calls})
+RUN_LAST: frozenset[Pass] = frozenset({vectorize_loops, eliminate_temporaries, use_cheaper_numpy_calls})
 
 # The pipeline stops after this many rounds even if it has not settled (a chain of 30 nested
 # calls inlines one level a round). Every round's result is correct, only not the simplest.
@@ -103,10 +111,11 @@ class PassRun:
 def run_passes(function: ir.Function, passes: Sequence[Pass] = PASSES) -> tuple[ir.Function, list[PassRun]]:
     """Run `passes` over `function` until none changes anything (or for `MAX_ROUNDS` rounds),
     then those of them in `RUN_LAST` once; return the result and the log."""
-    if size(function) <= MAX_FUNCTION_SIZE:
-        return _run_passes(function, passes)
-    with _collector_paused():
-        return _run_passes(function, passes)
+    with callee_verdicts_shared():
+        if size(function) <= MAX_FUNCTION_SIZE:
+            return _run_passes(function, passes)
+        with _collector_paused():
+            return _run_passes(function, passes)
 
 
 # How many compilations have the cyclic garbage collector paused, and whether it ran before.

@@ -37,6 +37,7 @@ from typing import TypeVar
 import numpy as np
 
 from .. import ir
+from ..analysis.constants import is_foldable_value
 from ..analysis.value_types import type_of
 from ..ir.names import assigned_names, local_names, untracked_names
 from ..ir.ops import OPS
@@ -47,7 +48,6 @@ from ..ir.rewrite import (
     with_bodies,
 )
 from . import notes
-from .fold_constants import is_foldable_value
 
 Env = dict[str, ir.Expr]
 S = TypeVar("S", bound=ir.Stmt)

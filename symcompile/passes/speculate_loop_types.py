@@ -57,7 +57,9 @@ from __future__ import annotations
 import types
 
 from .. import ir
-from ..analysis.effects import Effects, plain_value, rewrite_clean_statements
+from ..analysis.clean_statements import rewrite_clean_statements
+from ..analysis.effects import Effects
+from ..analysis.trusted import plain_value
 from ..analysis.value_types import Known, TypeFlow, types_before
 from ..ir.names import body_size, local_names, untracked_names
 from ..ir.rewrite import (
@@ -71,7 +73,7 @@ from ..ir.rewrite import (
     with_bodies,
 )
 from . import notes
-from .simplify_algebra import Simplifier
+from .algebra import Simplifier
 
 # the largest loop body (in IR nodes) given a second copy
 SPECULATION_BUDGET = 300
@@ -164,11 +166,10 @@ class _Speculator:
                 if isinstance(node, ir.Name) and node.id not in self.locals
                 and node.id in namespace.globals}
 
-    def _split(self, stmt: ir.For) -> ir.Expr | None:
+    def _split(self, stmt: ir.For, name: str) -> ir.Expr | None:
         """The test to split the loop `for name in ...` on, if it pays: `type(name) is float`
         where simplify_algebra would use that, `... and assumptions_hold()` where the body
         may run unseen code and relies on globals (see the module's text)."""
-        name = stmt.target.id  # type: ignore[attr-defined]
         namespace = self.function.namespace
         dirty = not (namespace is not None and namespace.fixed) \
             and self.effects.body(stmt.body) is None
@@ -191,7 +192,7 @@ class _Speculator:
                     id(stmt) in self.env_before and name not in self.untracked
                     and not _not_worth_it(stmt, self.function.namespace)
                     and body_size(body) <= SPECULATION_BUDGET
-                    and (test := self._split(stmt)) is not None):
+                    and (test := self._split(stmt, name)) is not None):
                 notes.changed("split loop", "split the loop on {}", test, loc=loc)
                 return ir.For(ir.Name(name), iter_, (ir.If(test, body, copy_statements(body), loc),),
                               orelse, loc)

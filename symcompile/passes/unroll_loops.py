@@ -34,17 +34,17 @@ import builtins
 
 from .. import ir
 from ..analysis import objects
-from ..analysis.effects import rewrite_clean_statements
+from ..analysis.clean_statements import rewrite_clean_statements
 from ..ir.names import (
     MAX_FUNCTION_SIZE,
     body_size,
+    fallback_size,
     may_leave_block,
     size,
     written_names,
 )
 from ..ir.rewrite import copy_statements
 from . import notes
-from .inline_calls import fallback_size
 
 MAX_TURNS = 8
 MAX_UNROLLED_NODES = 400
@@ -62,12 +62,25 @@ def _short(iterable: ir.Expr) -> bool:
     match iterable:
         case ir.Const(value) if isinstance(value, (tuple, str, bytes)):
             return len(value) <= MAX_TURNS
-        case ir.Build("tuple" | "list", items) if all(isinstance(item, ir.Const) for item in items):
+        case ir.Build("tuple" | "list", items) if _constant_values(items) is not None:
             return len(items) <= MAX_TURNS
-        case ir.Call(ir.Name("range"), bounds, ()) if 1 <= len(bounds) <= 3 and all(
-                isinstance(bound, ir.Const) and type(bound.value) is int for bound in bounds):
-            return len(range(*(bound.value for bound in bounds))) <= MAX_TURNS  # type: ignore[union-attr]
+        case ir.Call(ir.Name("range"), bounds, ()) if 1 <= len(bounds) <= 3 \
+                and (numbers := _int_constants(bounds)) is not None:
+            return len(range(*numbers)) <= MAX_TURNS
     return False
+
+
+def _constant_values(exprs: tuple[ir.Expr, ...]) -> list[object] | None:
+    """The values of `exprs` if all are constants, else None."""
+    values = [expr.value for expr in exprs if isinstance(expr, ir.Const)]
+    return values if len(values) == len(exprs) else None
+
+
+def _int_constants(exprs: tuple[ir.Expr, ...]) -> list[int] | None:
+    """The values of `exprs` if all are int constants (not bools), else None."""
+    values = [expr.value for expr in exprs
+              if isinstance(expr, ir.Const) and type(expr.value) is int]
+    return values if len(values) == len(exprs) else None
 
 
 def _refused(loop: ir.For, why: str) -> None:
@@ -88,25 +101,26 @@ class _Unroller:
                 return list(value)
             case ir.Const(value) if type(value) is list and self.function.resolve_objects:
                 # a compiled object's list (its layers): its items as compiled, checked on entry
-                items: list[object] = list(value)  # type: ignore[arg-type]
+                items: list[object] = list(value)
                 if len(items) <= MAX_TURNS and body_size(loop.body) * len(items) <= MAX_UNROLLED_NODES:
-                    self.assumed += objects.list_facts(value)  # type: ignore[arg-type]
+                    self.assumed += objects.list_facts(value)
                 return items
-            case ir.Build("tuple" | "list", elts) if all(isinstance(e, ir.Const) for e in elts):
+            case ir.Build("tuple" | "list", elts) if (values := _constant_values(elts)) is not None:
                 # a display nothing else can reach: building it and iterating it shows nothing
-                return [e.value for e in elts]  # type: ignore[union-attr]
+                return values
             case ir.Call(ir.Name("range"), args, ()) if 1 <= len(args) <= 3:
                 namespace = self.function.namespace
                 found, value = namespace.lookup("range") if namespace else (False, None)
-                bounds = [self._integer(arg) for arg in args]
-                if not found or value is not builtins.range or None in bounds:
+                integers = [self._integer(arg) for arg in args]
+                bounds = [integer for integer in integers if integer is not None]
+                if not found or value is not builtins.range or len(bounds) < len(integers):
                     return None
-                numbers = range(*(bound for bound, _ in bounds))  # type: ignore[misc]
+                numbers = range(*(bound for bound, _ in bounds))
                 if len(numbers) > MAX_TURNS:
                     _refused(loop, f"{len(numbers)} turns (at most {MAX_TURNS})")
                     return None
                 self.assumed.append(ir.Assumption("range", value, "range() unrolled"))
-                self.assumed += [assumption for _, assumption in bounds if assumption]  # type: ignore[misc]
+                self.assumed += [assumption for _, assumption in bounds if assumption]
                 return list(numbers)
         return None
 

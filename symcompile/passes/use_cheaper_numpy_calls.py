@@ -89,8 +89,8 @@ def _one_dtype(ufunc: np.ufunc, args: tuple[ir.Expr, ...], env: TypeEnv, dtype: 
     operands = [known for arg in args if (known := type_of(arg, env)) is not None]
     if len(operands) < len(args):
         return False
-    try:  # (operand_dtypes gives dtypes and Python types, typed as objects in value_types)
-        resolved = ufunc.resolve_dtypes((*operand_dtypes(operands), None))  # type: ignore[arg-type]
+    try:
+        resolved = ufunc.resolve_dtypes((*operand_dtypes(operands), None))
     except (TypeError, ValueError):
         return False
     return all(resolved_dtype == dtype for resolved_dtype in resolved)

@@ -1,5 +1,7 @@
-"""What the code of a `@symbolic` function calls into (`api.SymbolicFunction`'s entry methods:
+"""What the code of a `@symbolic` function calls into (`cache.FunctionCache`'s entry methods:
 first call, failed guard, failed type check, check mode), and the rules that keep it safe.
+
+- `symcompile.disable()` and SYMCOMPILE_DISABLE=1 make every call run the original (`disabled`).
 
 - The targets are reached weakly (`WeakCall`): forwarding code holds its target in its
   constants, which the cycle collector does not traverse, so a strong reference there would
@@ -14,12 +16,26 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import os
 import threading
 import weakref
 from typing import Any, Callable, Iterator, Protocol
 
 # per thread, `compiling`: the ids of the functions it is compiling now
 _local = threading.local()
+# how many `symcompile.disable()` blocks are open now (in any thread)
+_disable_depth = 0
+
+
+def disabled() -> bool:
+    """True inside `disable()` or when the environment sets SYMCOMPILE_DISABLE (not 0)."""
+    return _disable_depth > 0 or os.environ.get("SYMCOMPILE_DISABLE", "0") not in ("", "0")
+
+
+def change_disable_depth(step: int) -> None:
+    """One more (`step` 1) or one fewer (-1) `disable()` block open; the caller holds its lock."""
+    global _disable_depth
+    _disable_depth += step
 
 
 class HasOriginal(Protocol):

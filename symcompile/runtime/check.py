@@ -1,6 +1,7 @@
 """Check mode: run the original and the compiled function side by side on every call.
 
-`@symbolic(check=True)` installs `checked_call` instead of the compiled code. Each call runs
+`@symbolic(check=True)` installs the cache's `checked_call` instead of the compiled code, which
+calls `checked_call` here. Each call runs
 the original and the compiled version on deep copies of the arguments, under the differential
 oracle (`oracle.py`: values by type and bits, exception types, printed output, warnings,
 mutation of the arguments, aliasing). If they agree, the compiled version runs once more on the
@@ -23,7 +24,8 @@ from ..errors import SymbolicError
 from . import oracle
 
 if TYPE_CHECKING:
-    from .api import CompiledVersion, SymbolicFunction
+    from .cache import FunctionCache
+    from .compiler import Version
 
 
 class CheckError(SymbolicError):
@@ -36,31 +38,30 @@ def _describe(observation: oracle.Observation) -> str:
     return f"returned {observation.value!r}"
 
 
-def first_changing_pass(state: SymbolicFunction, version: CompiledVersion, args: tuple[Any, ...],
+def first_changing_pass(state: FunctionCache, version: Version, args: tuple[Any, ...],
                         kwargs: dict[str, Any], original: oracle.Observation) -> tuple[str, list[str]]:
     """The first pass of the pipeline whose output, compiled as `version` was (for the same
     argument types), no longer matches the original on these arguments; and its rules."""
-    from .api import SymbolicFunction
     key, static, _ = state.key_for(args, kwargs)
     kinds = dict(version.ir.argument_types) if version.ir is not None else {}
-    for count in range(1, len(state.passes) + 1):
-        trial = SymbolicFunction(state.original, state.passes[:count], state.guards,
-                                 state.static_argnames, state.fastmath)
+    passes = state.options.passes
+    for count in range(1, len(passes) + 1):
+        trial = state.trial(passes[:count])
         made = trial.version(key, static, kinds)
-        run = oracle.observe(lambda *a, **k: trial._run(made, a, k), args, kwargs)
+        run = oracle.observe(lambda *a, **k: trial.run(made, a, k), args, kwargs)
         if oracle.explain_observation_difference(original, run):
-            name = state.passes[count - 1].__name__
+            name = passes[count - 1].__name__
             rules = [str(note) for step in made.log if step.name == name
                      for note in step.notes if note.kind == "changed"]
             return name, list(dict.fromkeys(rules))
     return "the generated code itself (every pass alone matches)", []
 
 
-def checked_call(state: SymbolicFunction, version: CompiledVersion,
+def checked_call(state: FunctionCache, version: Version,
                  args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     """Compare `version` with the original on copies of the arguments, then run it for real."""
     def compiled(*call_args: Any, **call_kwargs: Any) -> Any:
-        return state._run(version, call_args, call_kwargs)
+        return state.run(version, call_args, call_kwargs)
 
     original = oracle.observe(state.original, args, kwargs)
     difference = oracle.explain_observation_difference(original, oracle.observe(compiled, args, kwargs))
@@ -73,7 +74,7 @@ def checked_call(state: SymbolicFunction, version: CompiledVersion,
             f"check mode: {state.original.__qualname__}({call}) is not deterministic: two runs "
             f"of the original on the same arguments differ ({again.strip().splitlines()[0]}), "
             f"so check mode cannot compare it with the compiled code",
-            filename=state.source.filename, lineno=state.source.node.lineno,
+            filename=state.source.function.filename, lineno=state.source.function.node.lineno,
             hint="leave check=True off for this function (it reads random numbers, the time, "
                  "or state that changes from call to call), or make it deterministic: pass "
                  "the random generator or the changing state in as an argument")
@@ -83,6 +84,6 @@ def checked_call(state: SymbolicFunction, version: CompiledVersion,
         f"{difference.strip()}\n  original: {_describe(original)}\n"
         f"  first pass that changes the result: {culprit}"
         + (f" (rules: {'; '.join(rules)})" if rules else ""),
-        filename=state.source.filename, lineno=state.source.node.lineno,
+        filename=state.source.function.filename, lineno=state.source.function.node.lineno,
         hint="this is a bug in symcompile; please report it with the function and these "
              "arguments. Meanwhile leave that pass out: @symbolic(passes=[...])")

@@ -180,15 +180,15 @@ def command_show(args: argparse.Namespace) -> int:
     target, names = _find_target(args.target)
     function = _symbolic_version(target)
     if args.args is None:
-        static = function._symcompile.static_argnames
         if isinstance(function, types.MethodType):
             raise UsageError(f"{args.target.rpartition('::')[2]} is a callable object: give a "
                              "call's arguments with --args to see the version they select")
-        if static:
-            raise UsageError(f"{_qualname(target)} specializes on {', '.join(static)}: give "
-                             "a call's arguments with --args to see the version they select")
         with _progress(f"compiling {_qualname(target)}"):
-            text = str(function.source)
+            try:
+                text = str(function.source)
+            except TypeError as error:  # `power specializes on n: it has no version ...`
+                raise UsageError(f"{str(error).split(':')[0]}: give a call's arguments with "
+                                 "--args to see the version they select") from None
     else:
         positional, keywords = _call_arguments(args.args, names)
         with _progress(f"compiling {_qualname(target)}"):

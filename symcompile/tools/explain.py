@@ -219,24 +219,23 @@ def _lifted(log: list[PassRun]) -> dict[int, tuple[Note, ...]]:
 def explain(func: Any, *args: Any, **kwargs: Any) -> Explanation:
     """What the compiler did to `func` (a function, `@symbolic` or not) for these arguments."""
     compiled = func if api.is_symbolic(func) else api.symbolic(func)
-    version = api._version_for(compiled, args, kwargs, "explain")
-    state = compiled._symcompile
-    log = version.log
-    before = log[0].before if log else version.ir
+    version = api.version_for(compiled, *args, **kwargs)
+    before = version.before if version.log else version.ir  # no pass ran: as it is relied on
     steps = []
     rendered: SourceLines = {}
-    lifted = _lifted(log)
-    for index, run in enumerate(log):
+    lifted = _lifted(version.log)
+    for index, run in enumerate(version.log):
         if run.changed:
             steps.append(Step(run.name, run.round, size(run.before), size(run.after), run.seconds,
                               _labelled_diff(run, rendered), run.notes, lifted.get(index, ())))
-    missed = dict.fromkeys(note.text(codegen.expression_text) for note in _left_alone(log))
-    said = [note for run in log for note in run.notes]
+    missed = dict.fromkeys(note.text(codegen.expression_text)
+                           for note in _left_alone(version.log))
     commented = codegen.render_function(version.ir, comments=notes.comments_for(
-        version.ir, said, state.source.lines)).source if version.ir is not None else version.source
+        version.ir, version.notes, version.written.lines)).source \
+        if version.ir is not None else version.source
     return Explanation(
-        name=state.original.__qualname__,
-        original=state.source.text,
+        name=compiled.__qualname__,
+        original=version.written.text,
         ir_text=ir.format_function(before) if before is not None else "",
         steps=tuple(steps),
         final=version.source,

@@ -1,8 +1,9 @@
 """Whole modules: `optimize_source(text)` optimizes a module's source, not one live function.
 
-It sits beside `api` as a second user of the pipeline: where `@symbolic` compiles one function
-of a running program, `optimize_source` reads a module's text, runs each of its functions
-through the same front end, passes and code generation, and prints the module back. It never
+It sits beside `api` as a second user of the compile path: where `@symbolic` compiles one
+function of a running program, `optimize_source` reads a module's text, compiles each of its
+functions with the same `compiler.compile_version` (not loaded, nothing checked on entry), and
+prints the module back. It never
 runs the user's code: only the `def` statements are compiled (their code objects taken out,
 never executed) and NumPy, math and cmath imported. The output is a plain module, so it holds
 no guards: everything the passes rely on must hold for the module's whole run. They may rely on
@@ -42,17 +43,18 @@ import types
 import warnings
 from collections import Counter
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Mapping, TypeGuard
 
 from .. import ir
-from ..analysis.effects import TRUSTED_MODULES
+from ..analysis.constants import PURE_BUILTINS
+from ..analysis.trusted import TRUSTED_MODULES
 from ..backend import codegen
 from ..errors import SymbolicError
 from ..frontend import build as frontend
+from ..frontend.syntax import with_type_params
 from ..ir.names import local_names
 from ..ir.rewrite import map_statement_expressions, map_statements
-from ..passes import pipeline
-from ..passes.fold_constants import PURE_BUILTINS
+from ..runtime import compiler
 
 # names through which a module can rebind its globals (or the builtins) without naming them
 # (`getattr` too, unless its attribute is a constant string not in this set)
@@ -65,8 +67,6 @@ _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _IMMUTABLE_LITERALS = (int, float, complex, str, bytes, bool, type(None), type(Ellipsis))
 _NO_PARAMETERS = ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[],
                                kw_defaults=[], kwarg=None, defaults=[])
-_TYPE_PARAMS: dict[str, list[ast.AST]] = \
-    {"type_params": []} if "type_params" in ast.FunctionDef._fields else {}
 _source_keys = itertools.count(1)
 
 
@@ -220,7 +220,7 @@ def _literal(node: ast.expr) -> tuple[bool, object]:
 
 def _immutable(value: object) -> bool:
     if type(value) is tuple:
-        return all(map(_immutable, value))  # type: ignore[arg-type]
+        return all(map(_immutable, value))
     return type(value) in _IMMUTABLE_LITERALS
 
 
@@ -231,7 +231,7 @@ def _annotations(node: ast.FunctionDef) -> list[ast.expr]:
     return [annotation for annotation in [*found, node.returns] if annotation is not None]
 
 
-def _trusted_import(node: ast.stmt) -> bool:
+def _trusted_import(node: ast.stmt) -> TypeGuard[ast.Import | ast.ImportFrom]:
     match node:
         case ast.Import(names=aliases):
             return all(alias.name.split(".")[0] in TRUSTED_MODULES for alias in aliases)
@@ -328,7 +328,7 @@ class _Module:
                 plain = self.plain_defs[index]
                 bound: dict[str, object] = {plain.node.name: plain}
             elif _trusted_import(node):
-                bound = _imported(node)  # type: ignore[arg-type]
+                bound = _imported(node)
             else:
                 continue
             fixed.update((name, (index, value)) for name, value in bound.items()
@@ -415,12 +415,9 @@ class _Module:
         if plain.code.co_flags & frontend.PASS_THROUGH_FLAGS:
             return codegen.render(plain.node)
         cutoff = self.first_call(index)
-        source = frontend.FunctionSource(copy.deepcopy(plain.node), self.filename, self.lines)
-        function = frontend.build_function(source, self.ir_namespace(cutoff, plain.code))
-        optimized, _ = pipeline.run_passes(function)
-        written = self._standalone(optimized, cutoff)
-        generated = codegen.render_function(written) if written is not None else None
-        return generated.source if generated is not None and not generated.bindings \
+        version = self._compiled(copy.deepcopy(plain.node), self.ir_namespace(cutoff, plain.code),
+                                 cutoff)
+        return version.source if version.ir is not None and not version.bindings \
             else codegen.render(plain.node)
 
     def _value(self, value: ast.expr, at: ast.stmt, index: int) -> ast.expr:
@@ -430,22 +427,28 @@ class _Module:
                 isinstance(node, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await))
                 for node in ast.walk(value)):
             return value
-        wrapper = ast.FunctionDef(name="module_statement", args=copy.deepcopy(_NO_PARAMETERS),
-                                  body=[ast.Return(value)], decorator_list=[], returns=None,
-                                  type_comment=None, **_TYPE_PARAMS)
+        wrapper = with_type_params(ast.FunctionDef(
+            name="module_statement", args=copy.deepcopy(_NO_PARAMETERS), body=[ast.Return(value)],
+            decorator_list=[], returns=None, type_comment=None))
         ast.copy_location(wrapper, at)
         ast.copy_location(wrapper.body[0], at)
-        source = frontend.FunctionSource(wrapper, self.filename, self.lines)
-        function = frontend.build_function(source, self.ir_namespace(index))
-        optimized, _ = pipeline.run_passes(_with_fixed_objects(function, self._objects(index)))
-        written = self._standalone(optimized, index)
-        if written is None:
+        version = self._compiled(wrapper, self.ir_namespace(index), index, self._objects(index))
+        if version.ir is None or version.bindings:
             return value
-        node, bindings = codegen.function_to_ast(written)
-        match node.body:
-            case [ast.Return(result)] if result is not None and not bindings:
+        match ast.parse(version.source).body:
+            case [ast.FunctionDef(body=[ast.Return(result)])] if result is not None:
                 return result
         return value
+
+    def _compiled(self, node: ast.FunctionDef, namespace: ir.Namespace, cutoff: int,
+                  objects: Mapping[str, object] | None = None) -> compiler.Version:
+        """`node` compiled with the default pipeline and nothing checked on entry, reading
+        `objects` as the objects they hold; kept as written (`ir` None) unless all it relies
+        on is fixed before `cutoff`."""
+        source = frontend.FunctionSource(node, self.filename, self.lines)
+        options = compiler.Options(objects=objects or {},
+                                   finish=lambda function: self._standalone(function, cutoff))
+        return compiler.compile_version(compiler.Source(source, namespace), options)
 
     def _objects(self, cutoff: int) -> dict[str, object]:
         """The fixed names a top-level expression may read as the objects they hold: all but
@@ -468,16 +471,6 @@ class _Module:
         body = map_statements(function.body,
                               lambda stmt: map_statement_expressions(stmt, spell.constant))
         return None if spell.failed else function.with_body(body)
-
-
-def _with_fixed_objects(function: ir.Function, objects: dict[str, object]) -> ir.Function:
-    def read(expr: ir.Expr) -> ir.Expr:
-        if isinstance(expr, ir.Name) and expr.id in objects:
-            return ir.Const(objects[expr.id])
-        return expr
-
-    return function.with_body(map_statements(
-        function.body, lambda stmt: map_statement_expressions(stmt, read)))
 
 
 class _Spelling:
@@ -506,12 +499,10 @@ class _Spelling:
             nan = self._call(float, ir.Const("nan"))
             return ir.Op("neg", (nan,)) if nan and math.copysign(1.0, value) < 0 else nan
         if type(value) is complex:
-            return self._complex(value)  # type: ignore[arg-type]
+            return self._complex(value)
         if type(value) is tuple:
-            items = [self.spell(item) for item in value]  # type: ignore[attr-defined]
-            if None in items:
-                return None
-            return ir.Build("tuple", tuple(items))  # type: ignore[arg-type]
+            items = _all_present([self.spell(item) for item in value])
+            return ir.Build("tuple", items) if items is not None else None
         return None
 
     def _complex(self, value: complex) -> ir.Expr | None:
@@ -531,11 +522,12 @@ class _Spelling:
 
     def _attribute_path(self, value: object) -> ir.Expr | None:
         """`module.attr` or `module.sub.attr` for a fixed module of NumPy, math or cmath."""
-        frontier = [(ir.Name(name), held) for name, held in self.names.items()
-                    if isinstance(held, types.ModuleType)]
+        frontier: list[tuple[ir.Expr, types.ModuleType]] = [
+            (ir.Name(name), held) for name, held in self.names.items()
+            if isinstance(held, types.ModuleType)]
         own_name = getattr(value, "__name__", None)
         for _ in range(2):
-            submodules: list[tuple[ir.Expr, object]] = []
+            submodules: list[tuple[ir.Expr, types.ModuleType]] = []
             for path, module in frontier:
                 if isinstance(own_name, str) and vars(module).get(own_name) is value:
                     return ir.Attribute(path, own_name)  # `np.float64`, not its alias `np.double`
@@ -550,9 +542,14 @@ class _Spelling:
 
     def _call(self, func: object, *args: ir.Expr | None) -> ir.Expr | None:
         callee = self._named(func)
-        if callee is None or None in args:
-            return None
-        return ir.Call(callee, args)  # type: ignore[arg-type]
+        present = _all_present(list(args))
+        return ir.Call(callee, present) if callee is not None and present is not None else None
+
+
+def _all_present(exprs: list[ir.Expr | None]) -> tuple[ir.Expr, ...] | None:
+    """The expressions, or None if one of them is missing."""
+    present = tuple(expr for expr in exprs if expr is not None)
+    return present if len(present) == len(exprs) else None
 
 
 class _TopLevelCode(ast.NodeTransformer):

@@ -36,11 +36,11 @@ def defined_functions(cell: str) -> list[str]:
 
 
 def _source_or_why(compiled: Any, name: str) -> str:
-    if compiled._symcompile.static_argnames:
-        return f"# {name} specializes on {', '.join(compiled._symcompile.static_argnames)}: " \
-            f"%symcompile show {name}(...) shows the version some arguments select\n"
     try:
         return str(compiled.source)
+    except TypeError as error:  # `power specializes on n: it has no version ...`
+        return f"# {str(error).split(':')[0]}: %symcompile show {name}(...) shows the " \
+            "version some arguments select\n"
     except SymbolicError as error:
         return f"# {name} is not compiled: {error.message}\n"
 

@@ -1,0 +1,465 @@
+"""vectorize_loops: loops over indices become array code with the same bits, exceptions,
+warnings and aliasing as the loop, and loops it must not touch stay loops (with the reason in
+the notes). Each kernel runs under the differential oracle on empty, one-element and larger
+arrays, views, negative strides, aliased arguments and several dtypes."""
+
+from __future__ import annotations
+
+import types
+import warnings
+from typing import Callable
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import symcompile as sc
+from symcompile.runtime.oracle import assert_equivalent, same_value
+
+KERNELS = '''
+import numpy as np
+
+def scale_add(out, a, b, s):
+    for i in range(len(a)):
+        out[i] = a[i] * s + b[i]
+
+def smooth(out, u):
+    n = len(u)
+    for i in range(1, n - 1):
+        out[i] = (u[i - 1] + u[i] + u[i + 1]) / 3.0
+
+def jacobi(new, u):
+    n, m = u.shape
+    for i in range(1, n - 1):
+        for j in range(1, m - 1):
+            new[i, j] = 0.25 * (u[i - 1, j] + u[i + 1, j] + u[i, j - 1] + u[i, j + 1])
+
+def jacobi_lists_style(new, u):
+    for i in range(1, u.shape[0] - 1):
+        for j in range(1, u.shape[1] - 1):
+            new[i][j] = 0.25 * (u[i - 1][j] + u[i + 1][j] + u[i][j - 1] + u[i][j + 1])
+
+def gauss_seidel(u):
+    n, m = u.shape
+    for i in range(1, n - 1):
+        for j in range(1, m - 1):
+            u[i, j] = 0.25 * (u[i - 1, j] + u[i + 1, j] + u[i, j - 1] + u[i, j + 1])
+
+def recurrence(z, c):
+    for i in range(len(z) - 1):
+        z[i + 1] = z[i] * z[i] + c
+
+def two_statements(x, y, a):
+    for i in range(len(a)):
+        t = a[i] * 2.0
+        x[i] = t + 1.0
+        y[i] = x[i] * t
+
+def in_place(a):
+    for i in range(len(a)):
+        a[i] = a[i] * 0.5 - 1.0
+
+def shift_left(a):
+    for i in range(len(a) - 1):
+        a[i] = a[i + 1]
+
+def shift_right(a):
+    for i in range(len(a) - 1):
+        a[i + 1] = a[i]
+
+def accumulate(out, a):
+    for i in range(len(a)):
+        out[i] += a[i] * a[i]
+
+def reversed_copy(out, a):
+    n = len(a)
+    for i in range(n):
+        out[i] = a[n - 1 - i]
+
+def backwards(out, a):
+    for i in range(len(a) - 1, -1, -1):
+        out[i] = a[i] - 1.0
+
+def outer(out, x, y):
+    for i in range(len(x)):
+        for j in range(len(y)):
+            out[i, j] = x[i] * y[j]
+
+def transpose_add(out, a):
+    n = a.shape[0]
+    for i in range(n):
+        for j in range(n):
+            out[i, j] = a[i, j] + a[j, i]
+
+def threshold(mask, a, level):
+    for i in range(len(a)):
+        mask[i] = a[i] > level
+
+def column(out, a, k):
+    for i in range(a.shape[0]):
+        out[i] = a[i, k] * 2.0
+
+def reads_past_the_end(out, a):
+    for i in range(len(out)):
+        out[i] = a[i + 1] + 1.0
+
+def wraps_at_the_start(out, a):
+    for i in range(len(out)):
+        out[i] = a[i - 1] + 1.0
+
+def int_add(out, a):
+    for i in range(len(a)):
+        out[i] = a[i] + a[i]
+
+def int_compare(out, a, b):
+    for i in range(len(a)):
+        out[i] = a[i] < b[i]
+
+def divide(out, a, b):
+    for i in range(len(a)):
+        out[i] = a[i] / b[i]
+
+def uses_i(out):
+    for i in range(len(out)):
+        out[i] = i * 0.5
+
+def loop_variable_read_after(out, a):
+    for i in range(len(a)):
+        out[i] = a[i] + 1.0
+    return i
+
+def exp_map(out, a):
+    for i in range(len(a)):
+        out[i] = np.exp(a[i])
+
+def carried(out, a):
+    s = 0.0
+    for i in range(len(a)):
+        out[i] = s
+        s = a[i] * 2.0
+
+def index_local(out, a):
+    k = 0
+    for i in range(len(a) - 1):
+        out[i + k] = a[i] * 2.0
+        k = 1
+
+def rebinds_an_array(out, a, b):
+    for i in range(len(out)):
+        out[i] = a[i] + 1.0
+        a = b
+
+def clip_below(out, a, level):
+    for i in range(len(a)):
+        if a[i] < level:
+            out[i] = level
+        else:
+            out[i] = a[i] * 2.0
+
+def guarded_division(out, a, b):
+    for i in range(len(a)):
+        if b[i] != 0.0:
+            out[i] = a[i] / b[i]
+
+def masked_2d(out, a, x):
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            if x[i] > 0.0:
+                out[i, j] += a[i, j]
+
+def reads_after_conditional(out, a):
+    for i in range(len(a)):
+        if a[i] > 0.0:
+            out[i] = a[i]
+        a[i] = out[i] + 1.0
+
+def time_steps(u, new, steps):
+    for _ in range(steps):
+        for i in range(1, len(u) - 1):
+            new[i] = u[i] + 0.1 * (u[i - 1] - 2.0 * u[i] + u[i + 1])
+        u[:] = new
+    return u
+'''
+
+
+@pytest.fixture(scope="module")
+def kernels(tmp_path_factory: pytest.TempPathFactory) -> types.ModuleType:
+    from tests.source_module import import_source
+    return import_source(KERNELS, tmp_path_factory.mktemp("vectorize") / "vectorize_kernels.py")
+
+
+def compiled(module: types.ModuleType, name: str) -> Callable[..., object]:
+    """A fresh `@symbolic` copy of the kernel: its first call compiles the version for its
+    argument types (a compiled function called with other types runs its untyped version)."""
+    original = getattr(module, name)
+    fresh = types.FunctionType(original.__code__, original.__globals__, name, original.__defaults__)
+    return sc.symbolic(fresh)
+
+
+def said(function: Callable[..., object], *args: object) -> str:
+    """The generated source of the version for `args` (notes included in `explain`)."""
+    return sc.source(function, *args)
+
+
+def rng_array(shape: tuple[int, ...], dtype: object = np.float64, seed: int = 0) -> np.ndarray:
+    values = np.random.default_rng(seed).standard_normal(shape) * 3
+    return values.astype(dtype)
+
+
+SIZES = [0, 1, 2, 7, 50]
+
+
+VECTORIZED = {"scale_add", "smooth", "jacobi", "jacobi_lists_style", "two_statements", "in_place",
+              "accumulate", "reversed_copy", "backwards", "outer", "transpose_add", "threshold",
+              "column", "divide", "shift_left", "int_compare", "time_steps", "reads_past_the_end",
+              "wraps_at_the_start", "clip_below", "guarded_division", "masked_2d"}
+
+
+def check(kernels: types.ModuleType, name: str, *args: object) -> None:
+    original = getattr(kernels, name)
+    fast = compiled(kernels, name)
+    assert_equivalent(original, fast, args)
+    assert_equivalent(original, fast, args)  # the compiled version, now cached
+    if name in VECTORIZED and all(type(arg) is not np.ndarray or arg.dtype.kind in "fb" or name == "int_compare"
+                                  for arg in args):
+        assert "vectorized = True" in said(fast, *args)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_same_bits_one_dimensional_maps(kernels: types.ModuleType, n: int) -> None:
+    a, b = rng_array((n,)), rng_array((n,), seed=1)
+    check(kernels, "scale_add", np.zeros(n), a, b, 1.5)
+    check(kernels, "scale_add", np.zeros(n), a, b, 3)
+    check(kernels, "smooth", np.zeros(n), a)
+    check(kernels, "two_statements", np.zeros(n), np.zeros(n), a)
+    check(kernels, "in_place", a.copy())
+    check(kernels, "accumulate", b.copy(), a)
+    check(kernels, "reversed_copy", np.zeros(n), a)
+    check(kernels, "backwards", np.zeros(n), a)
+    check(kernels, "threshold", np.zeros(n, dtype=bool), a, 0.5)
+    check(kernels, "divide", np.zeros(n), a, b)
+    check(kernels, "shift_left", a.copy())
+
+
+@pytest.mark.parametrize("shape", [(0, 0), (1, 1), (2, 3), (3, 2), (9, 11)])
+def test_same_bits_two_dimensional_maps(kernels: types.ModuleType, shape: tuple[int, int]) -> None:
+    u = rng_array(shape)
+    check(kernels, "jacobi", np.zeros(shape), u)
+    check(kernels, "jacobi_lists_style", np.zeros(shape), u)
+    check(kernels, "outer", np.zeros(shape), u[:, 0] if shape[1] else np.zeros(shape[0]),
+          u[0] if shape[0] else np.zeros(shape[1]))
+    check(kernels, "column", np.zeros(shape[0]), u, 0)
+    check(kernels, "column", np.zeros(shape[0]), u, -1)
+
+
+def check_views(kernels: types.ModuleType, name: str,
+                make: Callable[[], tuple[tuple[object, ...], list[np.ndarray]]]) -> None:
+    """Like `check` for arguments the oracle's deep copy would not keep as they are (views,
+    negative strides, views of one array): `make` builds fresh arguments and the arrays to
+    compare afterwards; the compiled version is the one for these very arguments."""
+    outcomes = []
+    for function in (getattr(kernels, name), compiled(kernels, name)):
+        args, roots = make()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                result: object = function(*args)
+            except Exception as error:  # noqa: BLE001 - compared below
+                result = (type(error), str(error))
+        outcomes.append((result, roots, [(w.category, str(w.message)) for w in caught]))
+    (result, roots, said_), (fast_result, fast_roots, fast_said) = outcomes
+    assert same_value(result, fast_result) and said_ == fast_said
+    assert all(same_value(a, b) for a, b in zip(roots, fast_roots))
+    args, _ = make()
+    if name in VECTORIZED:
+        assert "vectorized = True" in said(compiled(kernels, name), *args)
+
+
+@pytest.mark.parametrize("n", [0, 1, 6])
+def test_same_bits_on_views_negative_strides_and_dtypes(kernels: types.ModuleType, n: int) -> None:
+    def strided() -> tuple[tuple[object, ...], list[np.ndarray]]:
+        base, out = rng_array((2 * n + 1,)), np.zeros(n)
+        return (out, base[::2][:n]), [out, base]
+
+    def reversed_() -> tuple[tuple[object, ...], list[np.ndarray]]:
+        base, out = rng_array((2 * n + 1,)), np.zeros(2 * n + 1)
+        return (out[::-1], base[::-1]), [out, base]
+
+    def sub_block() -> tuple[tuple[object, ...], list[np.ndarray]]:
+        base, out = rng_array((n + 1, n + 2)), np.zeros((n, n + 1))
+        return (out, base[1:, 1:]), [out, base]
+
+    def transposed() -> tuple[tuple[object, ...], list[np.ndarray]]:
+        base, out = rng_array((n, n + 2)), np.zeros((n + 2, n))
+        return (out, base.T), [out, base]
+
+    def overlapping() -> tuple[tuple[object, ...], list[np.ndarray]]:
+        base = rng_array((n + 2,))
+        return (base[1:], base[:-1]), [base]
+
+    check_views(kernels, "smooth", strided)
+    check_views(kernels, "smooth", reversed_)
+    check_views(kernels, "jacobi", sub_block)
+    check_views(kernels, "jacobi", transposed)
+    check_views(kernels, "in_place", lambda: ((rng_array((2 * n,))[::-2],), []))
+    if n > 1:
+        outcomes = [getattr(kernels, "smooth"), compiled(kernels, "smooth")]
+        results = []
+        for function in outcomes:
+            (out, u), roots = overlapping()
+            function(out, u)
+            results.append(roots[0])
+        assert same_value(*results)  # out and u overlap: the loop runs
+    check(kernels, "scale_add", np.zeros(n, np.float32), rng_array((n,), np.float32),
+          rng_array((n,), np.float32, seed=3), 0.1)
+    check(kernels, "scale_add", np.zeros(n), rng_array((n,), np.float32), rng_array((n,), seed=2), 0.1)
+    check(kernels, "transpose_add", np.zeros((n, n)), rng_array((n, n)))
+
+
+def test_same_bits_complex_and_int8_left_alone_where_unsure(kernels: types.ModuleType) -> None:
+    a = np.arange(-5, 5, dtype=np.int8)
+    check(kernels, "int_compare", np.zeros(10, dtype=bool), a, a[::-1].copy())
+    check(kernels, "int_add", np.zeros(10, dtype=np.int8), np.full(10, 100, dtype=np.int8))
+    z = (rng_array((5,)) + 1j * rng_array((5,), seed=4))
+    check(kernels, "scale_add", np.zeros(5, complex), z, z, 2.0)
+
+
+def test_never_wrong_gauss_seidel_stays_a_loop(kernels: types.ModuleType) -> None:
+    u = rng_array((6, 7))
+    check(kernels, "gauss_seidel", u)
+    assert "loop-carried dependence: u[i, j] reads u[i - 1, j]" in str(sc.explain(compiled(kernels, "gauss_seidel"), u))
+
+
+def test_never_wrong_recurrence_stays_a_loop(kernels: types.ModuleType) -> None:
+    z = np.full(8, 0.1)
+    check(kernels, "recurrence", z, 0.2)
+    assert "loop-carried dependence: z[i + 1] reads z[i]" in str(sc.explain(compiled(kernels, "recurrence"), z, 0.2))
+    check(kernels, "shift_right", rng_array((9,)))
+
+
+def test_never_wrong_aliased_output_runs_the_loop(kernels: types.ModuleType) -> None:
+    a = rng_array((10,))
+    check(kernels, "smooth", a, a)  # out is u: each step reads what the one before wrote
+    check(kernels, "smooth", a[1:], a[:-1])
+    check(kernels, "scale_add", a, a, a, 2.0)
+
+
+@pytest.mark.parametrize("name", ["reads_past_the_end", "wraps_at_the_start"])
+def test_same_index_error_out_of_range(kernels: types.ModuleType, name: str) -> None:
+    check(kernels, name, np.zeros(5), rng_array((5,)))  # IndexError after 4 writes / wraps to a[-1]
+    check(kernels, name, np.zeros(5), rng_array((6,)))
+
+
+def test_same_warnings_overflow_and_division_by_zero(kernels: types.ModuleType) -> None:
+    big = np.array([1.0, 1e308, 2.0, 3.0])
+    check(kernels, "scale_add", np.zeros(4), big, big, 10.0)
+    check(kernels, "divide", np.zeros(4), big, np.array([1.0, 0.0, 2.0, 0.0]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fast = compiled(kernels, "divide")
+        out = np.zeros(4)
+        with pytest.raises(RuntimeWarning, match="divide by zero encountered in scalar divide"):
+            fast(out, big, np.array([1.0, 0.0, 2.0, 0.0]))
+        assert out[0] == 1.0 and out[1] == 0.0  # the first element was written, as the loop does
+    with np.errstate(all="raise"):
+        out = np.zeros(4)
+        with pytest.raises(FloatingPointError):
+            fast(out, big, np.array([1.0, 0.0, 2.0, 0.0]))
+        assert out[0] == 1.0
+
+
+def test_vectorized_code_shown_with_the_rule(kernels: types.ModuleType) -> None:
+    u = rng_array((5, 6))
+    text = said(compiled(kernels, "jacobi"), np.zeros((5, 6)), u)
+    assert "new[1:n - 1, 1:m - 1] = " in text
+    assert "u[0:n - 2, 1:m - 1]" in text
+    explained = str(sc.explain(compiled(kernels, "jacobi"), np.zeros((5, 6)), u))
+    assert "vectorize loop i: element map over 2 loops" in explained
+
+
+@pytest.mark.parametrize("name, args, reason", [
+    ("int_add", (np.zeros(3, np.int64), np.ones(3, np.int64)), "integer arithmetic warns on overflow"),
+    ("uses_i", (np.zeros(3),), "uses the loop variable i as a value"),
+    ("loop_variable_read_after", (np.zeros(3), np.ones(3)), "i is read after the loop"),
+    ("exp_map", (np.zeros(3), np.ones(3)), "may round differently"),
+    ("shift_right", (np.ones(3),), "loop-carried dependence: a[i + 1] reads a[i]"),
+])
+def test_refusals_are_explained(kernels: types.ModuleType, name: str, args: tuple[object, ...],
+                                reason: str) -> None:
+    check(kernels, name, *args)
+    assert reason in str(sc.explain(compiled(kernels, name), *args))
+
+
+def test_inner_loop_of_a_time_loop_is_vectorized(kernels: types.ModuleType) -> None:
+    u = rng_array((12,))
+    check(kernels, "time_steps", u, np.zeros(12), 3)
+    assert "vectorize loop i: element map" in str(sc.explain(compiled(kernels, "time_steps"), u, np.zeros(12), 3))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.integers(0, 12), st.integers(-3, 3), st.integers(-3, 3), st.sampled_from(["+", "-", "*", "/"]),
+       st.sampled_from([np.float64, np.float32]), st.booleans())
+def test_same_bits_element_maps_property(make_module: Callable[[str], types.ModuleType], n: int, lo: int,
+                                         shift: int, op: str, dtype: type, strided: bool) -> None:
+    module = make_module(f'''
+        def f(out, a, b):
+            for i in range({lo}, len(out) - 1):
+                out[i] = a[i + {shift}] {op} b[i] {op} 0.75
+        ''')
+    a = rng_array((2 * n + 2,), dtype, seed=n)[::2 if strided else 1][:n + 1]
+    b = rng_array((n + 1,), dtype, seed=n + 1)
+    assert_equivalent(module.f, sc.symbolic(module.f), (np.zeros(n + 1, dtype), a, b))
+
+
+def test_same_warnings_underflow_follows_the_error_state(kernels: types.ModuleType) -> None:
+    tiny = np.array([1e-200, 1.0, 1e-200])
+    check(kernels, "scale_add", np.zeros(3), tiny, np.zeros(3), 1e-200)  # underflow: ignored by both
+    fast = compiled(kernels, "scale_add")
+    fast(np.zeros(3), np.ones(3), np.zeros(3), 1.0)
+    with np.errstate(under="warn"), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = np.zeros(3)
+        fast(out, tiny, np.zeros(3), 1e-200)
+    assert [str(w.message) for w in caught] == ["underflow encountered in scalar multiply"] * 2
+    assert out[1] == 1e-200
+
+
+def test_never_wrong_scalar_carried_between_iterations(kernels: types.ModuleType) -> None:
+    args = (np.zeros(5), rng_array((5,)))
+    check(kernels, "carried", *args)
+    assert "s carries a value from one iteration to the next" in str(sc.explain(compiled(kernels, "carried"), *args))
+
+
+def test_never_wrong_index_local_assigned_in_the_loop(kernels: types.ModuleType) -> None:
+    check(kernels, "index_local", np.zeros(5), rng_array((5,)))
+
+
+def test_never_wrong_array_rebound_in_the_loop(kernels: types.ModuleType) -> None:
+    check(kernels, "rebinds_an_array", np.zeros(4), rng_array((4,)), rng_array((4,), seed=1))
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_same_bits_conditional_updates(kernels: types.ModuleType, n: int) -> None:
+    a, b = rng_array((n,)), rng_array((n,), seed=1)
+    check(kernels, "clip_below", np.zeros(n), a, 0.25)
+    check(kernels, "guarded_division", np.full(n, -1.0), a, np.where(b > 0, b, 0.0))
+    check(kernels, "masked_2d", np.ones((n, 3)), rng_array((n, 3)), a)
+
+
+def test_never_wrong_skipped_division_by_zero_warns_nothing(kernels: types.ModuleType) -> None:
+    """The branch the loop skips is computed for every element but its errors are only
+    recorded: a zero divisor where the test is false runs the loop, which never divides."""
+    b = np.array([1.0, 0.0, 2.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = np.zeros(3)
+        compiled(kernels, "guarded_division")(out, np.ones(3), b)
+    assert out.tolist() == [1.0, 0.0, 0.5]
+    check(kernels, "guarded_division", np.zeros(3), np.ones(3), b)
+
+
+def test_never_wrong_read_after_conditional_write_stays_a_loop(kernels: types.ModuleType) -> None:
+    args = (np.zeros(6), rng_array((6,)))
+    check(kernels, "reads_after_conditional", *args)
+    assert "after a conditional write" in str(sc.explain(compiled(kernels, "reads_after_conditional"), *args))
