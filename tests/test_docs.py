@@ -155,3 +155,21 @@ def test_mkdocs_builds_strictly(tmp_path: Path) -> None:
     log = result.stdout + result.stderr
     assert result.returncode == 0 and "WARNING" not in log, log
     assert (tmp_path / "site" / "tutorial" / "index.html").exists()
+
+
+def test_the_site_is_highlighted_with_nothing_loaded_from_the_network(tmp_path: Path) -> None:
+    """Code is highlighted when the site is built, styled by a CSS file shipped with it: a
+    site read offline is highlighted too (issue 14 #6; the theme's highlight.js came from a
+    CDN)."""
+    if importlib.util.find_spec("mkdocs") is None:
+        pytest.skip("mkdocs is not installed (it is in the test and docs extras)")
+    site = tmp_path / "site"
+    subprocess.run([sys.executable, "-m", "mkdocs", "build", "--config-file",
+                    str(ROOT / "mkdocs.yml"), "--site-dir", str(site)], cwd=ROOT,
+                   capture_output=True, timeout=300, check=True)
+    page = (site / "index.html").read_text(encoding="utf-8")
+    loaded = re.findall(r'<(?:script|link|img)\b[^>]*(?:src|href)="(https?:)?//[^"]*"', page)
+    assert loaded == []
+    assert '<link href="css/pygments.css" rel="stylesheet">' in page
+    assert '<div class="codehilite"><pre><span></span><code><span class="kn">import</span>' in page
+    assert ".codehilite .k " in (site / "css" / "pygments.css").read_text(encoding="utf-8")

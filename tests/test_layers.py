@@ -30,6 +30,8 @@ DEFERRED: dict[tuple[str, str], str] = {
         "ctypes is missing from some Python builds; the loader then makes new functions instead",
     ("symcompile.tools.cli", "benchmarks.__main__"):
         "the benchmarks live in a source checkout, not in the installed package",
+    ("symcompile", "symcompile.tools.notebook"):
+        "it imports IPython, optional and slow to import; `%load_ext symcompile` loads it",
 }
 
 

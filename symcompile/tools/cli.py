@@ -1,25 +1,33 @@
-"""The command line: `symcompile demo | show FILE::FUNC | explain FILE::FUNC | optimize FILE |
-bench` (also `python -m symcompile`).
+"""The command line: `symcompile demo | show TARGET | explain TARGET | optimize FILE | bench`
+(also `python -m symcompile`).
 
-A thin layer over the public API. Exit codes: 0 success, 1 the command ran and failed (for
-example a function that cannot be compiled), 2 bad usage or input (missing file, missing
-function, a file that does not parse). Errors go to stderr as one clear line, never a traceback.
+A thin layer over the public API, addressed to someone at a shell. A TARGET is `FILE::NAME`
+or `MODULE::NAME` (`symcompile.examples.fancy::fancy_func`, which works from an installed
+package); NAME is a function, `Class.method` or a callable object. Exit codes (`EXIT_CODES`,
+shown by `--help`): 0 success, 1 your code or the compiler failed, 2 what was typed is wrong.
+Errors go to stderr as one clear line, never a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
+import importlib
+import importlib.metadata
 import importlib.util
 import inspect
+import math
 import os
 import sys
 import tempfile
+import threading
+import time
 import timeit
 import tokenize
 import types
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 
@@ -30,6 +38,15 @@ from ..runtime import export as exporting
 from . import modules
 from .explain import explain
 
+EXIT_CODES = """exit codes:
+  0  success
+  1  your code or the compiler failed: the file raised while it ran, or the function
+     cannot be compiled
+  2  what was typed is wrong: an unknown command or option, a missing file, module or
+     name, a name that is not a function, --args that do not parse or do not fit"""
+
+PROGRESS_AFTER = 1.0  # seconds a compile runs before the command line says it is working
+
 
 class UsageError(Exception):
     """Bad input on the command line (exit code 2)."""
@@ -39,77 +56,164 @@ class ScriptError(Exception):
     """The user's file raised while it was being imported (exit code 1)."""
 
 
-def _load_module(path_text: str) -> types.ModuleType:
-    path = Path(path_text)
-    if not path.is_file():
-        raise UsageError(f"{path_text}: no such file")
+def _check_source(path: Path, path_text: str) -> None:
     try:
         compile(path.read_text(encoding="utf-8"), str(path), "exec")
     except SyntaxError as error:
         raise UsageError(f"{path_text}:{error.lineno}: syntax error: {error.msg}") from None
     except (UnicodeDecodeError, ValueError) as error:
         raise UsageError(f"{path_text}: cannot read as Python source: {error}") from None
+
+
+def _load_module(where: str) -> types.ModuleType:
+    """The module of a target: a file, run as `python FILE` would (said on stderr, since its
+    top-level code runs), or an importable module's dotted name."""
+    path = Path(where)
+    if not path.is_file():
+        if where.endswith(".py") or not all(part.isidentifier() for part in where.split(".")):
+            raise UsageError(f"{where}: no such file")
+        return _import(where)
+    _check_source(path, where)
     spec = importlib.util.spec_from_file_location(path.stem, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
+    print(f"symcompile: running {where} (its top-level code runs, as on import)", file=sys.stderr)
     try:
         spec.loader.exec_module(module)
     except Exception as error:
-        raise ScriptError(f"{path_text}: running the file failed: {type(error).__name__}: {error}")
+        raise ScriptError(f"{where}: running the file failed: {type(error).__name__}: {error}")
     return module
 
 
-def _find_function(spec: str) -> Any:
-    """`FILE::NAME` (NAME may be dotted, `Class.method`) → the function object."""
-    file_part, sep, name = spec.rpartition("::")
-    if not sep or not file_part or not name:
-        raise UsageError(f"{spec!r}: expected FILE::FUNCTION, for example demo.py::fancy_func")
-    found: Any = _load_module(file_part)
+def _import(name: str) -> types.ModuleType:
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as error:
+        if error.name is not None and name.startswith(error.name):
+            raise UsageError(f"{name}: no such file or module") from None
+        raise ScriptError(f"{name}: importing it failed: {error}") from None
+    except Exception as error:
+        raise ScriptError(f"{name}: importing it failed: {type(error).__name__}: {error}")
+
+
+def _split_target(spec: str) -> tuple[str, str]:
+    where, sep, name = spec.rpartition("::")
+    if not sep or not where or not name:
+        raise UsageError(f"{spec!r}: expected FILE::FUNCTION, for example "
+                         "symcompile.examples.fancy::fancy_func or demo.py::fancy_func")
+    return where, name
+
+
+def _find_target(spec: str) -> tuple[Any, dict[str, Any]]:
+    """`FILE::NAME` (NAME may be dotted, `Class.method`) → the function or callable object,
+    and the globals of its module (for --args)."""
+    where, name = _split_target(spec)
+    module = _load_module(where)
+    found: Any = module
     for part in name.split("."):
         if not hasattr(found, part):
-            raise UsageError(f"{file_part}: no function named {name!r}")
+            raise UsageError(f"{where}: no function named {name!r}")
         found = getattr(found, part)
-    if isinstance(found, types.MethodType):
+    if isinstance(found, types.MethodType) and not api.is_symbolic(found):
         found = found.__func__
+    if isinstance(found, type):
+        methods = [key for key, value in vars(found).items()
+                   if inspect.isfunction(value) and not key.startswith("__")]
+        example = f" ({name}.{methods[0]})" if methods else ""
+        raise UsageError(f"{where}: {name!r} is a class: name one of its methods{example} "
+                         "or an instance")
     if not callable(found):
-        raise UsageError(f"{file_part}: {name!r} is not a function")
-    return found
+        raise UsageError(f"{where}: {name!r} is not a function")
+    if isinstance(found, (types.BuiltinFunctionType, types.BuiltinMethodType)):
+        raise UsageError(f"{where}: {name!r} is built into Python: symcompile compiles "
+                         "functions written in Python")
+    return found, vars(module)
 
 
 def _symbolic_version(function: Any) -> Any:
-    return function if hasattr(function, "_symcompile") else api.symbolic(function)
+    return function if api.is_symbolic(function) else api.symbolic(function)
+
+
+def _call_arguments(text: str, names: dict[str, Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """`--args "np.ones(3), y=2"` → the positional and keyword arguments: any Python
+    argument list, evaluated with `np`, `numpy`, `math` and the file's own globals."""
+    try:
+        call = ast.parse(f"_({text})", mode="eval").body
+    except SyntaxError as error:
+        raise UsageError(f"--args {text!r}: not a Python argument list ({error.msg})") from None
+    if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name):
+        raise UsageError(f"--args {text!r}: not a Python argument list")
+
+    def collect(*args: Any, **kwargs: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        return args, kwargs
+
+    namespace = {"np": np, "numpy": np, "math": math, **names, "_": collect}
+    try:
+        return eval(compile(ast.Expression(call), "--args", "eval"), namespace)  # noqa: S307
+    except Exception as error:
+        raise UsageError(f"--args {text!r}: {type(error).__name__}: {error}") from None
+
+
+@contextlib.contextmanager
+def _progress(what: str) -> Iterator[None]:
+    """Say on stderr that `what` is under way, if it takes more than `PROGRESS_AFTER`
+    seconds, and how long it took."""
+    started = time.perf_counter()
+    timer = threading.Timer(PROGRESS_AFTER, lambda: print(
+        f"symcompile: {what}...", file=sys.stderr, flush=True))
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+        elapsed = time.perf_counter() - started
+        if elapsed > PROGRESS_AFTER:
+            print(f"symcompile: {what}: done in {elapsed:.1f} s", file=sys.stderr, flush=True)
+
+
+def _qualname(function: Any) -> str:
+    return str(getattr(function, "__qualname__", type(function).__qualname__))
 
 
 def command_show(args: argparse.Namespace) -> int:
-    function = _symbolic_version(_find_function(args.target))
-    try:
-        text = str(function.source)
-    except TypeError as error:  # a function with static arguments has no general version
-        raise UsageError(str(error)) from None
+    target, names = _find_target(args.target)
+    function = _symbolic_version(target)
+    if args.args is None:
+        if isinstance(function, types.MethodType):
+            raise UsageError(f"{args.target.rpartition('::')[2]} is a callable object: give a "
+                             "call's arguments with --args to see the version they select")
+        with _progress(f"compiling {_qualname(target)}"):
+            try:
+                text = str(function.source)
+            except TypeError as error:  # `power specializes on n: it has no version ...`
+                raise UsageError(f"{str(error).split(':')[0]}: give a call's arguments with "
+                                 "--args to see the version they select") from None
+    else:
+        positional, keywords = _call_arguments(args.args, names)
+        with _progress(f"compiling {_qualname(target)}"):
+            text = _with_arguments(api.source, function, positional, keywords)
     print(text, end="")
     return 0
 
 
-def _call_arguments(text: str) -> tuple[Any, ...]:
-    """`--args "1, 2.5, (3, 4)"` → the tuple of those Python literals."""
+def _with_arguments(run: Any, function: Any, positional: tuple[Any, ...],
+                    keywords: dict[str, Any]) -> Any:
     try:
-        value = ast.literal_eval(f"({text.strip().rstrip(',')},)") if text.strip() else ()
-    except (SyntaxError, ValueError) as error:
-        raise UsageError(f"--args {text!r}: not a list of Python literals ({error})") from None
-    return tuple(value)
+        return run(function, *positional, **keywords)
+    except TypeError as error:  # the arguments do not fit the function's parameters
+        raise UsageError(f"--args: {error}") from None
 
 
 def command_explain(args: argparse.Namespace) -> int:
-    function = _find_function(args.target)
-    arguments = _call_arguments(args.args)
-    try:
-        explanation = explain(function, *arguments)
-    except TypeError as error:  # the arguments do not fit the function's parameters
-        raise UsageError(f"--args: {error}") from None
+    target, names = _find_target(args.target)
+    positional, keywords = _call_arguments(args.args, names)
+    with _progress(f"compiling and explaining {_qualname(target)}"):
+        explanation = _with_arguments(explain, target, positional, keywords)
     print(explanation, end="")
     if args.html is not None:
-        _write_atomically(Path(args.html), explanation._repr_html_())
+        _write_atomically(Path(args.html), explanation.html_page())
         print(f"\nthe HTML report: {args.html}")
     return 0
 
@@ -192,7 +296,7 @@ def command_demo(args: argparse.Namespace) -> int:
           "a module (symcompile.optimize_source; symcompile optimize FILE):\n")
     print(modules.optimize_source(program, "fancy.py"), end="")
     print("\nEvery step that led there: symcompile explain "
-          f"{Path(fancy.__file__)}::fancy_func --args \"1, 2, 3, 4\"")
+          f"{fancy.__name__}::fancy_func --args \"1, 2, 3, 4\" (the file: {fancy.__file__})")
     _demo_mlp(100 if args.quick else 1000)
     return 0
 
@@ -200,7 +304,7 @@ def command_demo(args: argparse.Namespace) -> int:
 def _demo_mlp(calls: int) -> None:
     """The chapter's MLP experiment: the net before and after `symbolic(net)`."""
     print("\n\nThe chapter's second experiment: an MLP as a Sequential of Dense layers, in NumPy "
-          "(symcompile/examples/mlp.py):\n")
+          f"({mlp.__file__}):\n")
     print(inspect.getsource(mlp.Dense))
     print(inspect.getsource(mlp.Sequential))
     net = mlp.get_net()
@@ -227,30 +331,55 @@ def command_bench(args: argparse.Namespace) -> int:
     return benchmark_main(["--quick"] if args.quick else [], prog="symcompile bench")
 
 
+TARGET_HELP = ("FILE::NAME or MODULE::NAME: a function, Class.method or a callable object, "
+               "for example symcompile.examples.fancy::fancy_func or demo.py::fancy_func; a "
+               "FILE's top-level code runs first, as on import (said on stderr)")
+ARGS_HELP = ("the call's arguments, as Python source: any expressions, keyword arguments "
+             "too, with np, numpy, math and the file's own globals defined, for example "
+             '"np.ones(3), y=2"; they select the version (static values, argument types)')
+
+
+def _add_target(command: argparse.ArgumentParser, args_default: str | None) -> None:
+    command.add_argument("target", metavar="TARGET", help=TARGET_HELP)
+    command.add_argument("--args", default=args_default, metavar='"1, 2, 3, 4"', help=ARGS_HELP)
+
+
+def _add_command(commands: Any, name: str, help_text: str,
+                 description: str) -> argparse.ArgumentParser:
+    command: argparse.ArgumentParser = commands.add_parser(
+        name, help=help_text, description=description, epilog=EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    return command
+
+
+def _version() -> str:
+    try:
+        return importlib.metadata.version("symcompile")
+    except importlib.metadata.PackageNotFoundError:
+        return "(not installed: run from a source checkout)"
+
+
 # ---- `symcompile export` (issue 13): one version as a module importing only NumPy
 
 
 def command_export(args: argparse.Namespace) -> int:
-    function = _symbolic_version(_find_function(args.target))
-    try:
-        written = exporting.export(function, args.output, *_call_arguments(args.args))
-    except TypeError as error:  # the arguments do not fit the function's parameters
-        raise UsageError(f"--args: {error}") from None
+    target, names = _find_target(args.target)
+    positional, keywords = _call_arguments(args.args, names)
+    with _progress(f"compiling {_qualname(target)}"):
+        written = _with_arguments(exporting.export, _symbolic_version(target), (args.output,
+                                  *positional), keywords)
     arrays = written.with_suffix(".npz")
     print(f"wrote {written}" + (f" and its arrays, {arrays}" if arrays.exists() else ""))
     return 0
 
 
 def _add_export_command(commands: Any) -> None:
-    export = commands.add_parser(
-        "export", help="write one compiled version as a module that imports only NumPy",
-        description="Import FILE, compile FUNCTION (a function or a callable object) for the "
-        "given arguments, and write that version as a standalone module importing only NumPy "
-        "and the standard library (arrays in a sibling .npz), its entry conditions kept.")
-    export.add_argument("target", metavar="FILE::FUNCTION",
-                        help="for example examples/fancy.py::fancy_func")
-    export.add_argument("--args", default="", metavar='"1.0, 2"',
-                        help="example arguments, as Python literals (they select the version)")
+    export = _add_command(
+        commands, "export", "write one compiled version as a module that imports only NumPy",
+        "Compile TARGET for the given arguments and write that version as a standalone module "
+        "importing only NumPy and the standard library (arrays in a sibling .npz), its entry "
+        "conditions kept.")
+    _add_target(export, "")
     export.add_argument("-o", "--output", required=True, metavar="OUT.py",
                         help="the module to write (arrays go to OUT.npz)")
     export.set_defaults(run=command_export)
@@ -258,49 +387,44 @@ def _add_export_command(commands: Any) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="symcompile",
+        prog="symcompile", epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter,
         description="symcompile: compile numeric Python functions into optimized Python source.",
     )
+    parser.add_argument("--version", action="version", version=f"symcompile {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    demo = commands.add_parser("demo", help="the textbook's fancy_func and MLP, imperative vs "
-                               "compiled", description="Compile the textbook's fancy_func and "
-                               "its MLP (a Sequential of Dense layers, in NumPy) and show the "
-                               "source symcompile generates and the time each takes, before "
-                               "and after.")
+    demo = _add_command(commands, "demo", "the textbook's fancy_func and MLP, imperative vs "
+                        "compiled", "Compile the textbook's fancy_func and its MLP (a "
+                        "Sequential of Dense layers, in NumPy) and show the source symcompile "
+                        "generates and the time each takes, before and after.")
     demo.add_argument("--quick", action="store_true", help="time fewer calls")
     demo.set_defaults(run=command_demo)
-    show = commands.add_parser("show", help="print the optimized source of a function",
-                               description="Import FILE and print the source symcompile "
-                               "generates for FUNCTION.")
-    show.add_argument("target", metavar="FILE::FUNCTION",
-                      help="for example examples/fancy.py::fancy_func (Class.method works too)")
+    show = _add_command(commands, "show", "print the optimized source of a function",
+                        "Print the source symcompile generates for the function TARGET names "
+                        "(with --args: the version those arguments select).")
+    _add_target(show, None)
     show.set_defaults(run=command_show)
-    explain_command = commands.add_parser(
-        "explain", help="show every change the compiler makes to a function, pass by pass",
-        description="Import FILE and explain how symcompile compiles FUNCTION for the given "
-        "arguments: the IR, each pass that changed something with its diff and rules, the "
-        "generated source, and what was kept as written or left alone.")
-    explain_command.add_argument("target", metavar="FILE::FUNCTION",
-                                 help="for example examples/fancy.py::fancy_func")
-    explain_command.add_argument("--args", default="", metavar='"1, 2, 3, 4"',
-                                 help="the call's arguments, as Python literals (they select "
-                                 "the version: static values and argument types)")
+    explain_command = _add_command(
+        commands, "explain", "show every change the compiler makes to a function, pass by pass",
+        "Explain how symcompile compiles the function TARGET names for the given arguments: "
+        "the IR, each pass that changed something with its diff and rules, the generated "
+        "source, and what was kept as written or left alone.")
+    _add_target(explain_command, "")
     explain_command.add_argument("--html", metavar="OUT.html",
                                  help="also write a self-contained HTML report to OUT.html")
     explain_command.set_defaults(run=command_explain)
-    optimize = commands.add_parser(
-        "optimize", help="print a whole file, optimized (its functions and top-level code)",
-        description="Optimize FILE without running it: its functions are compiled as @symbolic "
+    optimize = _add_command(
+        commands, "optimize", "print a whole file, optimized (its functions and top-level code)",
+        "Optimize FILE without running it: its functions are compiled as @symbolic "
         "would, and calls in its top-level statements are inlined and folded where that is "
         "sound (print(fancy_func(1, 2, 3, 4)) becomes print(10)). The result goes to stdout, "
-        "or to OUT.")
+        "or to OUT. It never runs FILE.")
     optimize.add_argument("file", metavar="FILE", help="the Python file to optimize")
     optimize.add_argument("-o", "--output", metavar="OUT",
                           help="write the result to OUT (replaced atomically; OUT may be FILE "
                           "itself) instead of stdout")
     optimize.set_defaults(run=command_optimize)
-    bench = commands.add_parser("bench", help="run the benchmark suite (ratios from one run)",
-                                description="Run the benchmarks in benchmarks/ and print ratios.")
+    bench = _add_command(commands, "bench", "run the benchmark suite (ratios from one run)",
+                         "Run the benchmarks in benchmarks/ of a source checkout and print ratios.")
     bench.add_argument("--quick", action="store_true", help="fewer repeats, for a smoke test")
     bench.set_defaults(run=command_bench)
     _add_export_command(commands)

@@ -1,142 +1,298 @@
-"""The expression DAG of a function, as a graph to draw: Graphviz DOT text, or an SVG picture.
+"""The data flow of a function, as pictures a student learns from: Graphviz DOT text, or SVG.
 
-Part of the explain view. Every statement is a box; its expressions hang below it. Equal
-subexpressions are one node (the IR compares nodes structurally, and that is what makes the
-expressions a DAG), so a value used twice has two edges into it. The SVG is laid out by
-symcompile itself (rows by depth, no Graphviz needed), so the HTML report draws it anywhere.
+Part of the explain view. A node is a value in the student's terms: an input (a parameter or
+a global, `x`), a computed value shown as the code that computes it (`add(a, b)`, `x + y`),
+with the variable it is stored in (`e = a + b`), or a statement that uses values (`return
+g`, `print(t)`, `if n > 0`). Arrows go from a value to each place that uses it, so a value
+used twice is one node with two arrows out: that sharing is what makes the expressions a DAG
+rather than a tree (constants are written into the code of the values that use them).
+
+Pictures are layered top-down, the arrows pointing down (`layered.py`). A function with more
+than `MAX_NODES` nodes is drawn as an overview of its statement groups (consecutive
+statements, at most `MAX_GROUPS`) and a picture per group, so no picture grows with the
+function. Graphviz's `dot` lays out the SVG when it is installed; symcompile's own layout
+(`layered.to_svg`) otherwise, so the HTML report draws anywhere.
 """
 
 from __future__ import annotations
 
-import html
-from dataclasses import dataclass, field
+import ast
+import itertools
+import math
+import shutil
+import subprocess
 
 from .. import ir
-from ..analysis.attributes import static_attribute
-from ..ir.rewrite import expr_children, statement_expressions, walk_statements
+from ..backend.codegen import expression_text
+from ..ir.ops import OPS
+from ..ir.rewrite import expr_children, nested_bodies, statement_expressions, walk_statements
+from . import layered
+from .layered import Graph, Kind
+from .layered import short as _short
 
-MAX_LABEL = 28
+__all__ = ["Graph", "build_graph", "pictures", "statement_text", "to_dot", "to_svg"]
 
-
-@dataclass
-class Graph:
-    """Nodes (id → label, and whether it is a statement) and edges (parent id, child id)."""
-
-    labels: dict[int, str] = field(default_factory=dict)
-    statements: set[int] = field(default_factory=set)
-    edges: list[tuple[int, int]] = field(default_factory=list)
-
-
-def _short(text: str) -> str:
-    return text if len(text) <= MAX_LABEL else text[:MAX_LABEL - 1] + "…"
+MAX_NODES = 80  # more, and the function is drawn as statement groups
+MAX_GROUPS = 20
+DOT_TIMEOUT = 20  # seconds Graphviz may take before symcompile draws the picture itself
 
 
-def _label(expr: ir.Expr) -> str:
-    match expr:
-        case ir.Const(value):
-            return _short(repr(value) if isinstance(value, (int, float, complex, str, bool, type(None)))
-                          else str(static_attribute(value, "__name__", type(value).__name__)))
-        case ir.Name(name):
-            return name
-        case ir.Op(op):
-            return op
-        case ir.Compare(ops):
-            return " ".join(ops)
-        case ir.BoolOp(op) | ir.Build(op):
-            return op
-        case ir.OpaqueExpr(text=text):
-            return _short(text)
-    return type(expr).__name__.lower()
+def _text(expr: ir.Expr | None) -> str:
+    return expression_text(expr, limit=10_000) if expr is not None else ""
 
 
-def _statement_label(stmt: ir.Stmt) -> str:
-    line = f"{stmt.loc.line}: " if stmt.loc.line else ""
+def statement_text(stmt: ir.Stmt) -> str:
+    """The first line of the statement as Python: `return g`, `for i in range(n):`."""
+    match stmt:
+        case ir.Assign(targets, value):
+            return " = ".join([*map(_text, targets), _text(value)])
+        case ir.AugAssign(target, op, value):
+            return f"{_text(target)} {OPS[op].spelling}= {_text(value)}"
+        case ir.If(test):
+            return f"if {_text(test)}:"
+        case ir.While(test):
+            return f"while {_text(test)}:"
+        case ir.For(target, iterable):
+            return f"for {_text(target)} in {_text(iterable)}:"
+        case ir.Return(value):
+            return f"return {_text(value)}".rstrip()
+        case ir.Raise(exc, cause):
+            return f"raise {_text(exc)}" + (f" from {_text(cause)}" if cause is not None else "")
+        case ir.ExprStmt(value):
+            return _text(value)
+        case ir.Opaque(node):
+            return ast.unparse(node).splitlines()[0]
+    return type(stmt).__name__.lower()  # break, continue
+
+
+class _Builder:
+    """Builds the graph of some statements, reading each variable from the node that last
+    stored it (a variable stored before these statements is an input)."""
+
+    def __init__(self, params: set[str]) -> None:
+        self.graph = Graph()
+        self.params = params
+        self.stored: dict[str, int] = {}  # variable → the node holding its value
+        self.inputs: dict[str, int] = {}
+        self.values: dict[tuple[str, tuple[int | None, ...]], int] = {}
+        self.names: dict[int, list[str]] = {}
+
+    def read(self, name: str) -> int:
+        if name in self.stored:
+            return self.stored[name]
+        if name not in self.inputs:
+            tip = "a parameter" if name in self.params else "read from outside"
+            self.inputs[name] = self.graph.add(name, "input", f"{name}: {tip}")
+        return self.inputs[name]
+
+    def value(self, expr: ir.Expr) -> int | None:
+        """The node of `expr`'s value (None for a constant or a callee read from outside)."""
+        match expr:
+            case ir.Const():
+                return None
+            case ir.Name(name):
+                return self.read(name)
+        children = [self._operand(expr, child) for child in expr_children(expr)]
+        key = (_text(expr), tuple(children))
+        if key in self.values and not isinstance(expr, (ir.Call, ir.OpaqueExpr)):
+            return self.values[key]  # one node for equal values: the DAG's sharing
+        node = self.graph.add(_short(key[0]), "value", key[0])
+        for child in children:
+            self.graph.connect(child, node)
+        self.values[key] = node
+        return node
+
+    def _operand(self, parent: ir.Expr, child: ir.Expr) -> int | None:
+        is_callee = isinstance(parent, ir.Call) and child is parent.func
+        if is_callee and not (isinstance(child, ir.Name) and child.id in self.stored):
+            return None  # `add(a, b)` names its callee
+        return self.value(child)
+
+    def store(self, name: str, node: int, stmt: ir.Stmt) -> None:
+        names = self.names.setdefault(node, [])
+        names.append(name)
+        code = self.graph.tips[node].split(" = ")[-1]
+        self.graph.labels[node] = _short(f"{', '.join(names)} = {code}")
+        self.graph.tips[node] = f"line {stmt.loc.line}: {', '.join(names)} = {code}" \
+            if stmt.loc.line else f"{', '.join(names)} = {code}"
+        self.stored[name] = node
+
+    def statement(self, stmt: ir.Stmt) -> None:
+        match stmt:
+            case ir.Assign((ir.Name(name),), value) if not isinstance(value, (ir.Name, ir.Const)):
+                node = self.value(value)
+                assert node is not None
+                self.store(name, node, stmt)
+                return
+        text = statement_text(stmt)
+        fresh = len(self.graph.labels)
+        uses = [self.value(expr) for expr in statement_expressions(stmt, targets=False)]
+        if isinstance(stmt, (ir.Return, ir.ExprStmt)) and uses[0] is not None and \
+                uses[0] >= fresh and not self.graph.uses(uses[0]):
+            self._becomes_statement(uses[0], text, stmt)  # `return a + b`: one node
+            return
+        targets = _targets(stmt)
+        reads = [self._reads_of_target(target) for target in targets]
+        kind: Kind = "value" if isinstance(stmt, (ir.Assign, ir.AugAssign)) else "statement"
+        where = f"line {stmt.loc.line}: " if stmt.loc.line else ""
+        node = self.graph.add(_short(text), kind, where + text)
+        if isinstance(stmt, ir.AugAssign) and isinstance(stmt.target, ir.Name):
+            self.graph.connect(self.read(stmt.target.id), node)
+        for source in [*uses, *itertools.chain.from_iterable(reads)]:
+            self.graph.connect(source, node)
+        for target in targets:
+            for name in _stored_names(target):
+                self.stored[name] = node
+
+    def _becomes_statement(self, node: int, text: str, stmt: ir.Stmt) -> None:
+        self.graph.labels[node], self.graph.kinds[node] = _short(text), "statement"
+        self.graph.tips[node] = f"line {stmt.loc.line}: {text}" if stmt.loc.line else text
+
+    def _reads_of_target(self, target: ir.Expr) -> list[int | None]:
+        """`self.x = ...` reads `self`; `a[i] = ...` reads `a` and `i`."""
+        if isinstance(target, (ir.Attribute, ir.Subscript)):
+            return [self.value(child) for child in expr_children(target)]
+        return []
+
+
+def _targets(stmt: ir.Stmt) -> tuple[ir.Expr, ...]:
     match stmt:
         case ir.Assign(targets):
-            names = ", ".join(target.id for target in targets if isinstance(target, ir.Name))
-            return f"{line}{names or 'store'} ="
-        case ir.AugAssign(ir.Name(name), op):
-            return f"{line}{name} {op}="
-    return f"{line}{type(stmt).__name__.lower()}"
+            return targets
+        case ir.AugAssign(target) | ir.For(target):
+            return (target,)
+    return ()
+
+
+def _stored_names(target: ir.Expr) -> list[str]:
+    match target:
+        case ir.Name(name):
+            return [name]
+        case ir.Build(_, items):
+            return [name for item in items for name in _stored_names(item)]
+        case ir.Starred(item):
+            return _stored_names(item)
+    return []
+
+
+def _params(function: ir.Function) -> set[str]:
+    args = function.params
+    every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+    return {arg.arg for arg in every if arg is not None}
+
+
+def _graph_of(function: ir.Function, statements: list[ir.Stmt]) -> Graph:
+    builder = _Builder(_params(function))
+    for stmt in statements:
+        builder.statement(stmt)
+    return builder.graph
 
 
 def build_graph(function: ir.Function) -> Graph:
-    """The statements of `function` and the DAG of their expressions."""
+    """The data flow of every statement of `function`."""
+    return _graph_of(function, list(walk_statements(function.body)))
+
+
+def _groups(function: ir.Function) -> list[list[ir.Stmt]]:
+    """The statements, in source order, cut into at most `MAX_GROUPS` runs of equal length
+    (a statement with a body comes with the statements of its body)."""
+    units = [[stmt, *walk_statements(tuple(itertools.chain(*nested_bodies(stmt))))]
+             for stmt in function.body]
+    if len(units) < MAX_GROUPS:  # a long loop body: cut the flat list instead
+        units = [[stmt] for stmt in walk_statements(function.body)]
+    size = math.ceil(len(units) / MAX_GROUPS)
+    return [list(itertools.chain(*units[start:start + size])) for start in range(0, len(units), size)]
+
+
+def _lines(statements: list[ir.Stmt]) -> str:
+    lines = [stmt.loc.line for stmt in statements if stmt.loc.line]
+    if not lines:
+        return f"{len(statements)} statements"
+    return f"line {lines[0]}" if min(lines) == max(lines) else f"lines {min(lines)}-{max(lines)}"
+
+
+def overview(function: ir.Function, groups: list[list[ir.Stmt]]) -> Graph:
+    """One node a statement group, an arrow where a group uses a value another stored."""
     graph = Graph()
-    ids: dict[ir.Expr, int] = {}
-
-    def visit(expr: ir.Expr) -> int:
-        if expr in ids:
-            return ids[expr]
-        node = ids[expr] = len(graph.labels)
-        graph.labels[node] = _label(expr)
-        for child in expr_children(expr):
-            graph.edges.append((node, visit(child)))
-        return node
-
-    for stmt in walk_statements(function.body):
-        node = len(graph.labels)
-        graph.labels[node] = _statement_label(stmt)
-        graph.statements.add(node)
-        for expr in statement_expressions(stmt, targets=False):
-            graph.edges.append((node, visit(expr)))
+    params = _params(function)
+    inputs: dict[str, int] = {}
+    stored_by: dict[str, int] = {}
+    for statements in groups:
+        inner = _graph_of(function, statements)
+        outside = [inner.labels[node] for node, kind in inner.kinds.items() if kind == "input"]
+        names = [name for stmt in statements for target in _targets(stmt)
+                 for name in _stored_names(target)]
+        stored = ", ".join(dict.fromkeys(names))
+        label = _lines(statements) + (f": {stored}" if stored else "")
+        node = graph.add(_short(label), "group",
+                         f"{_lines(statements)}, {len(statements)} statements; stores {stored}")
+        for name in outside:
+            if name in stored_by:
+                graph.connect(stored_by[name], node)
+            elif name in params:
+                if name not in inputs:
+                    inputs[name] = graph.add(name, "input", f"{name}: a parameter")
+                graph.connect(inputs[name], node)
+        stored_by.update(dict.fromkeys(names, node))
     return graph
 
 
+def pictures(function: ir.Function) -> list[tuple[str, Graph]]:
+    """What to draw for `function`: its graph, or for a big one the overview of its statement
+    groups and then each group's graph, each with a title."""
+    whole = build_graph(function)
+    if len(whole.labels) <= MAX_NODES:
+        return [("", whole)]
+    groups = _groups(function)
+    return [(f"{len(groups)} groups of statements, and what flows between them",
+             overview(function, groups))] + \
+        [(_lines(statements), _graph_of(function, statements)) for statements in groups]
+
+
+# ------------------------------------------------------------------ DOT
+
+
+_DOT_STYLE = {
+    "input": 'shape=ellipse, style=filled, fillcolor="#fff7d6"',
+    "value": 'shape=box, style="rounded,filled", fillcolor="#ffffff"',
+    "statement": 'shape=box, style=filled, fillcolor="#e8eef8"',
+    "group": 'shape=box, style=filled, fillcolor="#eeeeee"',
+    "reference": 'shape=box, style="dashed,filled", fillcolor="#f8f8f8"',
+}
+
+
+def _dot_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
 def to_dot(graph: Graph, name: str = "dag") -> str:
-    """Graphviz DOT text for the graph."""
-    lines = [f'digraph "{name}" {{', "  node [fontname=monospace];"]
+    """Graphviz DOT text for the graph (arrows from a value to its uses, top-down)."""
+    lines = [f"digraph {_dot_string(name)} {{", "  rankdir=TB;",
+             "  node [fontname=monospace, fontsize=11];", '  edge [color="#667"];']
     for node, label in graph.labels.items():
-        shape = "box" if node in graph.statements else "ellipse"
-        escaped = label.replace("\\", "\\\\").replace('"', '\\"')
-        lines.append(f'  n{node} [label="{escaped}", shape={shape}];')
-    lines += [f"  n{parent} -> n{child};" for parent, child in graph.edges]
+        shared = ', color="#c05a00", penwidth=2' if graph.uses(node) > 1 else ""
+        lines.append(f"  n{node} [label={_dot_string(label)}, tooltip="
+                     f"{_dot_string(graph.tips[node])}, {_DOT_STYLE[graph.kinds[node]]}{shared}];")
+    lines += [f"  n{source} -> n{target};" for source, target in graph.edges]
     return "\n".join(lines + ["}"]) + "\n"
 
 
-def _depths(graph: Graph) -> dict[int, int]:
-    """Each node's row: one below its lowest parent (statements on row 0)."""
-    depth = {node: 0 for node in graph.statements}
-    for _ in range(len(graph.labels)):
-        changed = False
-        for parent, child in graph.edges:
-            wanted = depth.get(parent, 0) + 1
-            if depth.get(child, -1) < wanted:
-                depth[child], changed = wanted, True
-        if not changed:
-            break
-    return depth
+def _dot_svg(graph: Graph) -> str | None:
+    """The picture as Graphviz draws it, or None without a working `dot`."""
+    dot = shutil.which("dot")
+    if dot is None:
+        return None
+    try:
+        done = subprocess.run([dot, "-Tsvg"], input=to_dot(graph), capture_output=True,
+                              text=True, timeout=DOT_TIMEOUT, check=True)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    start = done.stdout.find("<svg")
+    if start < 0:
+        return None
+    return done.stdout[start:].replace("<svg ", '<svg class="dag" ', 1)
 
 
 def to_svg(graph: Graph) -> str:
-    """An SVG picture of the graph: rows by depth, edges as lines, no outside tools."""
-    depth = _depths(graph)
-    rows: dict[int, list[int]] = {}
-    for node in graph.labels:
-        rows.setdefault(depth.get(node, 0), []).append(node)
-    width_of = {node: 12 + 7 * len(label) for node, label in graph.labels.items()}
-    position: dict[int, tuple[float, float]] = {}
-    widest = 0.0
-    for row, nodes in sorted(rows.items()):
-        x = 10.0
-        for node in nodes:
-            position[node] = (x + width_of[node] / 2, 20 + row * 60)
-            x += width_of[node] + 14
-        widest = max(widest, x)
-    height = 40 + 60 * max(rows, default=0)
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="dag" width="{widest:.0f}" '
-             f'height="{height}" font-family="monospace" font-size="12">']
-    for parent, child in graph.edges:
-        (x1, y1), (x2, y2) = position[parent], position[child]
-        parts.append(f'<line x1="{x1:.0f}" y1="{y1 + 10:.0f}" x2="{x2:.0f}" y2="{y2 - 10:.0f}" '
-                     'stroke="#888"/>')
-    for node, label in graph.labels.items():
-        x, y = position[node]
-        w = width_of[node]
-        radius = 2 if node in graph.statements else 10
-        fill = "#e8eef8" if node in graph.statements else "#fff"
-        parts.append(f'<rect x="{x - w / 2:.0f}" y="{y - 10:.0f}" width="{w}" height="20" '
-                     f'rx="{radius}" fill="{fill}" stroke="#446"/>')
-        parts.append(f'<text x="{x:.0f}" y="{y + 4:.0f}" text-anchor="middle">'
-                     f'{html.escape(label)}</text>')
-    return "\n".join(parts + ["</svg>"])
+    """An SVG picture of the graph: Graphviz's if `dot` is installed, else symcompile's."""
+    return _dot_svg(graph) or layered.to_svg(graph)

@@ -9,8 +9,9 @@ The teaching view of the pipeline, built from what `pipeline.run_passes` records
 - the final source, with the checks the compiled code makes on entry;
 - what was kept as written and why, and what the passes left alone and why.
 
-`str()` is the text view; `_repr_html_()` (Jupyter) and `to_html(path)` give one
-self-contained HTML page (see `report.py`); `dag()` the final expression DAG in Graphviz DOT.
+`str()` is the text view, `repr()` one line; `_repr_html_()` (Jupyter) the HTML report as a
+fragment, `html_page()` and `to_html(path)` as one self-contained page (see `report.py`);
+`dag()` the final expression DAG in Graphviz DOT, `dag_pictures()` as SVG (see `dag.py`).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from ..passes.notes import Note
 from ..passes.pipeline import PassRun
 from ..runtime import api
 from . import dag
-from .report import render_html
+from .report import render_fragment, render_html
 
 
 @dataclass(frozen=True)
@@ -45,9 +46,10 @@ class Step:
     seconds: float
     diff: str
     notes: tuple[Note, ...]
+    lifted: tuple[Note, ...] = ()  # refusals of the pass's previous run that this run overcame
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Explanation:
     """Everything `explain` found out; see the module docstring."""
 
@@ -68,9 +70,15 @@ class Explanation:
         return dag.to_dot(dag.build_graph(self.final_ir), self.name)
 
     def dag_svg(self) -> str:
-        """The final expression DAG as an SVG picture (laid out by symcompile itself)."""
-        graph = dag.build_graph(self.final_ir) if self.final_ir is not None else dag.Graph()
-        return dag.to_svg(graph)
+        """The final expression DAG as SVG pictures: one, or for a big function the overview
+        of its statement groups and a picture per group (see `dag_pictures`)."""
+        return "\n".join(svg for _, svg in self.dag_pictures())
+
+    def dag_pictures(self) -> list[tuple[str, str]]:
+        """(title, SVG) for each picture of the final expression DAG (see `dag.pictures`)."""
+        if self.final_ir is None:
+            return [("", dag.to_svg(dag.Graph()))]
+        return [(title, dag.to_svg(graph)) for title, graph in dag.pictures(self.final_ir)]
 
     def __str__(self) -> str:
         parts = [_section(f"{self.name}: the original"), self.original.rstrip("\n"),
@@ -80,6 +88,8 @@ class Explanation:
                      f"{step.nodes_after} nodes, {step.seconds * 1000:.2f} ms")
             parts += [_section(title)]
             parts += [f"  {rule}" for rule in notes.counted(step.notes, codegen.expression_text)]
+            parts += [f"  (left alone in round {step.round - 1}: {note.text(codegen.expression_text)})"
+                      for note in step.lifted]
             parts += [step.diff.rstrip("\n")]
         parts += [_section("the generated source"), self.final.rstrip("\n")]
         parts += [_section("where each line came from"), self.commented.rstrip("\n")]
@@ -87,12 +97,24 @@ class Explanation:
         parts += [_section("left alone")] + (list(self.missed) or ["nothing"])
         return "\n".join(parts) + "\n"
 
+    def __repr__(self) -> str:
+        passes = ", ".join(dict.fromkeys(step.name for step in self.steps)) or "none"
+        return (f"<Explanation of {self.name}: {len(self.steps)} pass runs changed it "
+                f"({passes}); {len(self.final.splitlines())} lines generated; "
+                f"{len(self.kept)} kept as written, {len(self.missed)} left alone; "
+                "print() it for the whole story>")
+
     def _repr_html_(self) -> str:
+        """The report as a fragment for a notebook cell (its style scoped to it)."""
+        return render_fragment(self)
+
+    def html_page(self) -> str:
+        """The report as one self-contained HTML page."""
         return render_html(self)
 
     def to_html(self, path: str | Path) -> None:
         """Write the explanation as one self-contained HTML file."""
-        Path(path).write_text(self._repr_html_(), encoding="utf-8")
+        Path(path).write_text(self.html_page(), encoding="utf-8")
 
 
 def _section(title: str) -> str:
@@ -165,6 +187,35 @@ def _labelled_diff(run: PassRun, rendered: SourceLines) -> str:
     return "".join(parts)
 
 
+def _refusals(run: PassRun) -> tuple[Note, ...]:
+    return tuple(note for note in run.notes if note.kind == "missed")
+
+
+def _left_alone(log: list[PassRun]) -> tuple[Note, ...]:
+    """The refusals that stand: those of each pass's last run, which saw the settled function
+    (a refusal of an earlier round that a later round overcame, inlining the call after
+    another pass bound the callee, is history, not something left alone)."""
+    last = {run.name: run for run in log}
+    return tuple(note for run in log if last[run.name] is run for note in _refusals(run))
+
+
+def _lifted(log: list[PassRun]) -> dict[int, tuple[Note, ...]]:
+    """For each run (by its index in `log`): the refusals of the same pass's previous run that
+    it no longer makes, where it applied the same rule at the same line."""
+    previous: dict[str, PassRun] = {}
+    lifted: dict[int, tuple[Note, ...]] = {}
+    for index, run in enumerate(log):
+        before = previous.get(run.name)
+        previous[run.name] = run
+        if before is None:
+            continue
+        done = {(note.rule, note.line) for note in run.notes if note.kind == "changed"}
+        still = set(_refusals(run))
+        lifted[index] = tuple(dict.fromkeys(
+            note for note in _refusals(before) if note not in still and (note.rule, note.line) in done))
+    return lifted
+
+
 def explain(func: Any, *args: Any, **kwargs: Any) -> Explanation:
     """What the compiler did to `func` (a function, `@symbolic` or not) for these arguments."""
     compiled = func if api.is_symbolic(func) else api.symbolic(func)
@@ -172,12 +223,13 @@ def explain(func: Any, *args: Any, **kwargs: Any) -> Explanation:
     before = version.before if version.log else version.ir  # no pass ran: as it is relied on
     steps = []
     rendered: SourceLines = {}
-    for run in version.log:
+    lifted = _lifted(version.log)
+    for index, run in enumerate(version.log):
         if run.changed:
-            steps.append(Step(run.name, run.round, size(run.before), size(run.after),
-                              run.seconds, _labelled_diff(run, rendered), run.notes))
-    missed = dict.fromkeys(note.text(codegen.expression_text) for note in version.notes
-                           if note.kind == "missed")
+            steps.append(Step(run.name, run.round, size(run.before), size(run.after), run.seconds,
+                              _labelled_diff(run, rendered), run.notes, lifted.get(index, ())))
+    missed = dict.fromkeys(note.text(codegen.expression_text)
+                           for note in _left_alone(version.log))
     commented = codegen.render_function(version.ir, comments=notes.comments_for(
         version.ir, version.notes, version.written.lines)).source \
         if version.ir is not None else version.source
