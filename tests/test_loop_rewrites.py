@@ -10,6 +10,7 @@ import struct
 import types
 from typing import Callable
 
+import numpy as np
 import pytest
 
 import symcompile as sc
@@ -165,3 +166,108 @@ def test_never_a_wrong_answer_call_in_a_branch_that_may_not_run(
     """`acos(2.0)` raises only on a turn that takes the branch."""
     compiled = sc.symbolic(kernels.in_branch)
     assert_equivalent(kernels.in_branch, compiled, (xs, a))
+
+
+# ------------------------------------------------------------ loops over .tolist()
+
+_ARRAY_LOOPS = """
+def decay(samples):
+    acc = 0.0
+    for x in samples:
+        acc = acc * 0.9 + x
+    return acc
+
+def two_sums(samples, w):
+    s = 0.0
+    q = 0.0
+    for x in samples:
+        y = x * w
+        s += y
+        q = q + y * y - 1
+    return s, q, x, y
+
+def divides(samples):
+    acc = 0.0
+    for x in samples:
+        acc = acc + 1.0 / x
+    return acc
+
+def last_unchecked(samples):
+    acc = 0.0
+    for x in samples:
+        big = x * 1e300
+        acc = acc + x
+    return acc, big
+
+def branches(samples):
+    acc = 0.0
+    for x in samples:
+        if x > 0.5:
+            acc = acc + x
+    return acc
+"""
+
+
+@pytest.fixture
+def array_loops(make_module: Callable[[str], types.ModuleType]) -> types.ModuleType:
+    return make_module(_ARRAY_LOOPS)
+
+
+def _arrays() -> list[np.ndarray]:
+    rng = np.random.default_rng(11)
+    long = rng.standard_normal(200)
+    with_inf = long.copy()
+    with_inf[150] = np.inf
+    with_nan = long.copy()
+    with_nan[3] = np.nan
+    opposite = long.copy()
+    opposite[10], opposite[11] = np.inf, -np.inf  # inf - inf: NumPy warns "invalid value"
+    return [long, rng.standard_normal(10), np.zeros(0), with_inf, with_nan, opposite,
+            np.full(100, 1e308),  # the sum overflows: NumPy warns "overflow"
+            long[::3], long.astype(np.float32)]
+
+
+@pytest.mark.parametrize("index", range(len(_arrays())))
+def test_never_a_wrong_answer_loop_over_tolist_same_values_types_and_warnings(
+        array_loops: types.ModuleType, index: int) -> None:
+    samples = _arrays()[index]
+    for name, args in (("decay", (samples,)), ("two_sums", (samples, 0.5)),
+                       ("two_sums", (samples, 1e200))):
+        original = getattr(array_loops, name)
+        if name == "two_sums" and len(samples) == 0:
+            continue  # (x unbound: the original raises, and so does the compiled version)
+        compiled = sc.symbolic(original)
+        assert_equivalent(original, compiled, args)
+        assert_equivalent(original, compiled, args)  # the version already compiled
+
+
+def test_never_a_wrong_answer_loop_over_tolist_rewritten_for_float64_vectors_only(
+        array_loops: types.ModuleType) -> None:
+    long = np.linspace(0.0, 1.0, 100)
+    compiled = sc.symbolic(array_loops.decay)
+    assert ".tolist()" in sc.source(compiled, long)
+    assert ".tolist()" not in sc.source(compiled, long.astype(np.float32))
+    assert ".tolist()" not in sc.source(compiled, long.reshape(10, 10))
+    text = sc.source(sc.symbolic(array_loops.two_sums), long, 0.5)
+    assert ".tolist()" in text and "x = float64(x)" in text and "y = float64(y)" in text, text
+
+
+@pytest.mark.parametrize("name", ["divides", "last_unchecked", "branches"])
+def test_never_a_wrong_answer_loop_over_tolist_not_where_warnings_could_differ(
+        array_loops: types.ModuleType, name: str) -> None:
+    """1 / 0.0 raises on a float and warns on a NumPy scalar; `x * 1e300` may overflow on the
+    last turn without reaching the checked sum; a branch may skip the sum."""
+    original = getattr(array_loops, name)
+    compiled = sc.symbolic(original)
+    samples = np.linspace(0.0, 1.0, 100)
+    assert_equivalent(original, compiled, (samples,))
+    assert ".tolist()" not in sc.source(compiled, samples)
+
+
+def test_never_a_wrong_answer_loop_over_tolist_underflow_warns_under_seterr(
+        array_loops: types.ModuleType) -> None:
+    samples = np.full(100, 1e-300)
+    compiled = sc.symbolic(array_loops.two_sums)
+    with np.errstate(under="warn"):
+        assert_equivalent(array_loops.two_sums, compiled, (samples, 1e-300))
+    assert_equivalent(array_loops.two_sums, compiled, (samples, 1e-300))
