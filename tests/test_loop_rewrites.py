@@ -271,3 +271,79 @@ def test_never_a_wrong_answer_loop_over_tolist_underflow_warns_under_seterr(
     with np.errstate(under="warn"):
         assert_equivalent(array_loops.two_sums, compiled, (samples, 1e-300))
     assert_equivalent(array_loops.two_sums, compiled, (samples, 1e-300))
+
+
+_INDEXED_LOOPS = """
+import numpy as np
+
+def ema(x, alpha):
+    out = np.empty_like(x)
+    s = x[0]
+    for i in range(len(x)):
+        s = alpha * x[i] + (1.0 - alpha) * s
+        out[i] = s
+    return out, s
+
+def ema_into(x, alpha, dtype):
+    out = np.zeros(len(x), dtype=dtype)
+    s = 0.0
+    for i in range(len(x)):
+        s = alpha * x[i] + (1.0 - alpha) * s
+        out[i] = s
+    return out
+
+def ema_seen(x, alpha, log):
+    out = np.zeros(len(x))
+    log.append(out)
+    s = 0.0
+    for i in range(len(x)):
+        s = alpha * x[i] + (1.0 - alpha) * s
+        out[i] = s
+    return out
+
+def ema_stores_a_product(x, alpha):
+    out = np.zeros(len(x))
+    s = 0.0
+    for i in range(len(x)):
+        s = alpha * x[i] + (1.0 - alpha) * s
+        out[i] = s * 1e300
+    return out
+"""
+
+
+@pytest.fixture
+def indexed_loops(make_module: Callable[[str], types.ModuleType]) -> types.ModuleType:
+    return make_module(_INDEXED_LOOPS)
+
+
+@pytest.mark.parametrize("index", range(len(_arrays())))
+@pytest.mark.parametrize("alpha", [0.05, 1e300])
+def test_never_a_wrong_answer_indexed_loop_over_tolist_same_values_types_and_warnings(
+        indexed_loops: types.ModuleType, index: int, alpha: float) -> None:
+    x = _arrays()[index]
+    compiled = sc.symbolic(indexed_loops.ema)
+    if len(x):
+        assert_equivalent(indexed_loops.ema, compiled, (x, alpha))
+    for dtype in (np.float64, np.float32, np.int64):
+        assert_equivalent(indexed_loops.ema_into, sc.symbolic(indexed_loops.ema_into), (x, alpha, dtype))
+
+
+def test_never_a_wrong_answer_indexed_loop_over_tolist_rewritten_where_exact(
+        indexed_loops: types.ModuleType) -> None:
+    x = np.linspace(0.0, 1.0, 100)
+    text = sc.source(sc.symbolic(indexed_loops.ema), x, 0.5)
+    assert ".tolist()" in text and "s = float(s)" in text and "s = float64(s)" in text, text
+    assert ".tolist()" in sc.source(sc.symbolic(indexed_loops.ema_into), x, 0.5, np.float64)
+    log: list[np.ndarray] = []
+    for name, args in (("ema_seen", (x, 0.5, log)), ("ema_stores_a_product", (x, 0.5))):
+        original = getattr(indexed_loops, name)
+        compiled = sc.symbolic(original)
+        assert_equivalent(original, compiled, args)
+        assert ".tolist()" not in sc.source(compiled, *args), name
+
+
+def test_never_a_wrong_answer_indexed_loop_with_a_module_range(
+        make_module: Callable[[str], types.ModuleType]) -> None:
+    module = make_module(_INDEXED_LOOPS + "\ndef range(n):\n    return [0, 1, n + 5]\n")
+    x = np.linspace(0.0, 1.0, 100)
+    assert_equivalent(module.ema, sc.symbolic(module.ema), (x, 0.5))

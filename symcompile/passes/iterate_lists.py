@@ -1,7 +1,8 @@
 """iterate_lists: loop over a float64 array's Python floats (`.tolist()`), not its NumPy scalars.
 
-`for x in a:` over a NumPy array makes a NumPy scalar per element, and arithmetic on NumPy
-scalars is several times slower than on Python floats. For float64, `+`, `-` and `*` give the
+`for x in a:` over a NumPy array makes a NumPy scalar per element, and so does `a[i]` in
+`for i in range(len(a)):`; arithmetic on NumPy scalars is several times slower than on
+Python floats. For float64, `+`, `-` and `*` give the
 same bits on both (one IEEE operation each, rounded to nearest), so the loop can run over
 `a.tolist()`. The values differ only in what surrounds them, and each difference is handled:
 
@@ -21,8 +22,14 @@ same bits on both (one IEEE operation each, rounded to nearest), so the loop can
 
 The array is an argument whose kind the version is compiled for (exact type, float64, one
 dimension: checked on entry) and which the function never assigns; the loop body assigns
-locals only (plain assignments of names, no branch, call, store or exit), and the names it
-reads besides those are floats. Copying the elements costs a little, so the copy runs only for
+locals only (plain assignments of names, no branch, call or exit), and the names it reads
+besides those are floats. A variable the loop carries from turn to turn whose type is not
+known (`s = a[0]` before it) is checked on entry to the loop to be a float or a float64
+scalar, and made a float. In the indexed form the index is read only in `a[i]` and in stores
+`out[i] = s` of a name or constant into an array the function made just before (`np.zeros`,
+`np.empty_like`...: no other code has seen it), checked to be a float64 `ndarray`, where a
+float and a float64 scalar store the same bits; running the loop again stores every item
+again. `range` and `len` are checked to be the builtins. Copying the elements costs a little, so the copy runs only for
 arrays of `MIN_ELEMENTS` elements or more; shorter ones run the loop as written.
 
 Runs once, last (`pipeline.RUN_LAST`): the structure it makes is final.
@@ -64,12 +71,23 @@ from ..analysis.value_types import TypeEnv, type_assumptions, types_before
 from ..ir.names import (
     all_names,
     assigned_names,
+    assignment_counts,
     fresh_name,
     introspects,
     live_after,
+    statement_reads,
     untracked_names,
 )
-from ..ir.rewrite import copy_statements, nested_bodies, unchanged_or_new, walk_expr, walk_statements, with_bodies
+from ..ir.rewrite import (
+    copy_statements,
+    map_statement_expressions,
+    map_statements,
+    nested_bodies,
+    unchanged_or_new,
+    walk_expr,
+    walk_statements,
+    with_bodies,
+)
 from . import notes
 
 #: arrays shorter than this run the loop as written (the copy and the checks would cost more)
@@ -77,16 +95,38 @@ MIN_ELEMENTS = 64
 _ARITHMETIC = frozenset({"add", "sub", "mul"})
 _UNARY = frozenset({"neg", "pos"})
 _EXACT_INT = 2 ** 53  # an int constant below this converts to a float exactly
+# NumPy functions that return a new array, which no other code has seen
+_NEW_ARRAYS: frozenset[object] = frozenset({np.empty, np.zeros, np.ones, np.full, np.empty_like, np.zeros_like,
+                         np.ones_like, np.full_like})
+_FLOAT64 = np.dtype(np.float64)
+
+Assignment = tuple[str, ir.Expr]
+
+
+@dataclass(frozen=True)
+class _Shape:
+    """A loop in a form the rewrite takes: over the elements of `array` (`for x in a:`) or
+    over its indices (`for i in range(len(a)):`, reading `a[i]`, storing `out[i] = v`), its
+    body's assignments with each element read as the name `element`, and the arrays it
+    stores into."""
+
+    array: str
+    element: str
+    index: str | None
+    assignments: tuple[Assignment, ...]
+    stores: frozenset[str]
 
 
 @dataclass(frozen=True)
 class _Plan:
     """What rewriting one loop needs: the accumulators checked at the end, the locals whose
-    values before the loop are put back if it runs again, those made NumPy scalars after it,
-    and the arguments whose types it relies on."""
+    values before the loop are put back if it runs again, those of unknown type checked and
+    made floats, those made NumPy scalars after it, and the arguments whose types it relies on."""
 
+    shape: _Shape
     accumulators: tuple[str, ...]
     carried: tuple[str, ...]
+    checked: tuple[str, ...]
     converted: tuple[str, ...]
     relied: frozenset[str]
 
@@ -109,7 +149,7 @@ def _arithmetic(expr: ir.Expr) -> bool:
     return False
 
 
-def _assignment(stmt: ir.Stmt) -> tuple[str, ir.Expr] | None:
+def _assignment(stmt: ir.Stmt) -> Assignment | None:
     """The name a body statement assigns and the value, if it is a plain arithmetic one
     (`v = e`, `v += e`, `v -= e`, `v *= e`)."""
     match stmt:
@@ -120,53 +160,121 @@ def _assignment(stmt: ir.Stmt) -> tuple[str, ir.Expr] | None:
     return None
 
 
+def _builtin(expr: ir.Expr, builtin: object) -> bool:
+    """Whether `expr` names the builtin (bound, or by its name: checked on entry to the loop)."""
+    return isinstance(expr, ir.Const) and expr.value is builtin or \
+        isinstance(expr, ir.Name) and expr.id == getattr(builtin, "__name__", None)
+
+
+def _item(array: str, index: str) -> ir.Expr:
+    return ir.Subscript(ir.Name(array), ir.Name(index))
+
+
 class _Planner:
     def __init__(self, function: ir.Function) -> None:
         self.function = function
         self.untracked = untracked_names(function)
-        self.assigned = {name for stmt in walk_statements(function.body)
-                         for name in assigned_names(stmt)}
+        self.counts = assignment_counts(function)
         self.env_before = types_before(function)
         self.live = live_after(function)
+        self.taken = all_names(function)
 
-    def array(self, loop: ir.For) -> str | None:
-        """The argument a loop iterates over, if it is a 1-D float64 array never assigned."""
+    def _array(self, name: str) -> bool:
+        kind = self.function.argument_types.get(name)
+        return isinstance(kind, ir.ArrayKind) and kind.ndim == 1 and kind.dtype == _FLOAT64 \
+            and self.counts[name] == 1 and name not in self.untracked  # (bound as a parameter)
+
+    def shape(self, loop: ir.For, before: tuple[ir.Stmt, ...]) -> _Shape | str | None:
+        """The loop's shape, why it cannot take one, or None for a loop over no float64
+        vector argument."""
         match loop:
-            case ir.For(ir.Name(target), ir.Name(array), _, ()) if target not in self.untracked:
-                kind = self.function.argument_types.get(array)
-                if isinstance(kind, ir.ArrayKind) and kind.ndim == 1 \
-                        and kind.dtype == np.dtype(np.float64) and array not in self.assigned \
-                        and array not in self.untracked:
-                    return array
+            case ir.For(ir.Name(element), ir.Name(array), body, ()) if self._array(array):
+                return self._body(body, array, element, None, before)
+            case ir.For(ir.Name(index), ir.Call(rng, (ir.Call(length, (ir.Name(array),), ()),), ()),
+                        body, ()) if _builtin(rng, range) and _builtin(length, len) and self._array(array):
+                return self._body(body, array, fresh_name("element", set(self.taken)), index, before)
         return None
 
-    def plan(self, loop: ir.For, target: str, array: str) -> _Plan | str:
+    def _body(self, body: tuple[ir.Stmt, ...], array: str, element: str, index: str | None,
+              before: tuple[ir.Stmt, ...]) -> _Shape | str:
+        assignments: list[Assignment] = []
+        stores: set[str] = set()
+        for stmt in body:
+            match stmt:
+                case ir.Assign((ir.Subscript(ir.Name(target), ir.Name(at)),), ir.Name() | ir.Const(float()) as stored) \
+                        if index is not None and at == index and self._fresh(target, before):
+                    stores.add(target)
+                    assignments.append(("", stored))  # a read that feeds nothing
+                    continue
+            if index is not None:
+                item = _item(array, index)
+                stmt = map_statement_expressions(stmt, lambda e: ir.Name(element) if e == item else e)
+            step = _assignment(stmt)
+            if step is None:
+                return "its body does more than assign locals with + - *"
+            assignments.append(step)
+        names = {name for name, _ in assignments if name}
+        reads = {read for _, value in assignments for read in _reads(value)}
+        if names & ({element, array, index} | stores | self.untracked) or \
+                reads & ({array, index} | stores):
+            return "its body uses the array, the index or an element other than as a float"
+        return _Shape(array, element, index, tuple(assignments), frozenset(stores))
+
+    def _fresh(self, name: str, before: tuple[ir.Stmt, ...]) -> bool:
+        """Whether `name` holds an array made just before the loop by NumPy, which the code
+        since has only stored items into."""
+        if self.counts[name] != 1 or name in self.untracked:
+            return False
+        made = False
+        for stmt in before:
+            match stmt:
+                case ir.Assign((ir.Name(bound),), ir.Call(function, _, _)) if bound == name:
+                    made = self._numpy_function(function) in _NEW_ARRAYS
+                case ir.Assign((ir.Subscript(ir.Name(stored), index),), value) if stored == name \
+                        and name not in _reads(index) | _reads(value):
+                    pass
+                case _ if any(name in statement_reads(inner) for inner in walk_statements((stmt,))):
+                    return False
+        return made
+
+    def _numpy_function(self, func: ir.Expr) -> object:
+        """The function of NumPy `func` names (bound at compile time, or `np.f` of a global
+        the function never assigns: module attributes are taken as fixed), or None."""
+        namespace = self.function.namespace
+        match func:
+            case ir.Const(value):
+                return value
+            case ir.Attribute(ir.Name(module), attr) if self.counts[module] == 0 \
+                    and namespace is not None and namespace.lookup(module) == (True, np):
+                return vars(np).get(attr)
+        return None
+
+    def plan(self, loop: ir.For, shape: _Shape) -> _Plan | str:
         """How to rewrite the loop, or why it cannot be."""
         env = self.env_before.get(id(loop))
-        steps = [_assignment(stmt) for stmt in loop.body]
-        if env is None or not steps or any(step is None for step in steps):
-            return "its body does more than assign locals with + - *"
-        assignments = [step for step in steps if step is not None]
-        names = [name for name, _ in assignments]
-        if target in names or array in names or self.untracked & set(names):
-            return "its body assigns the element, the array or a name other code may touch"
+        if env is None:
+            return "its types are unknown"
+        assignments = shape.assignments
+        names = [name for name, _ in assignments if name]
         carried = self._carried(assignments)
-        why = self._inputs_are_floats(assignments, set(names), carried, env, target)
-        if isinstance(why, str):
-            return why
-        tainted = self._tainted(assignments, target)
+        inputs = self._inputs(assignments, set(names), carried, env, shape.element)
+        if isinstance(inputs, str):
+            return inputs
+        relied, checked = inputs
+        tainted = self._tainted(assignments, {shape.element, *checked})
         accumulators = [name for name in tainted if names.count(name) == 1 and name in carried
                         and name in _reads(dict(assignments)[name])]
-        if not self._all_reach(assignments, target, tainted, set(accumulators)):
+        if not self._all_reach(assignments, shape.element, tainted, set(accumulators)):
             return "a value computed from an element does not reach an accumulator"
         live = self.live.get(id(loop), frozenset())
-        converted = tuple(name for name in [*dict.fromkeys(names), target]
-                          if (name in tainted or name == target) and name in live)
-        return _Plan(tuple(accumulators), tuple(sorted(carried)), converted,
-                     why | {array})
+        element = [shape.element] if shape.index is None else []
+        converted = tuple(name for name in [*dict.fromkeys(names), *element]
+                          if (name in tainted or name == shape.element) and name in live)
+        return _Plan(shape, tuple(accumulators), tuple(sorted(carried)), tuple(sorted(checked)),
+                     converted, relied | {shape.array})
 
     @staticmethod
-    def _carried(assignments: list[tuple[str, ir.Expr]]) -> set[str]:
+    def _carried(assignments: tuple[Assignment, ...]) -> set[str]:
         """The names a turn reads before it assigns them (their values from the turn before)."""
         carried: set[str] = set()
         bound: set[str] = set()
@@ -175,32 +283,37 @@ class _Planner:
             bound.add(name)
         return carried & bound
 
-    def _inputs_are_floats(self, assignments: list[tuple[str, ir.Expr]], names: set[str],
-                           carried: set[str], env: TypeEnv, target: str) -> frozenset[str] | str:
-        """The arguments whose types show that every value the body reads from outside the
-        turn is a float (the element aside), or why not."""
+    @staticmethod
+    def _inputs(assignments: tuple[Assignment, ...], names: set[str], carried: set[str],
+                env: TypeEnv, element: str) -> tuple[frozenset[str], frozenset[str]] | str:
+        """The arguments whose types show that the values the body reads from outside the turn
+        are floats, and the carried names of unknown type (to check); or why not."""
         relied: set[str] = set()
+        checked: set[str] = set()
         outside = {name for _, value in assignments for name in _reads(value)} - names | carried
-        for name in outside - {target}:
+        for name in outside - {element}:
             known = env.get(name)
-            if known is None or known.type is not float:
+            if known is None and name in carried:
+                checked.add(name)
+            elif known is None or known.type is not float:
                 return f"{name} is not known to be a float"
-            relied |= known.arguments
-        return frozenset(relied)
+            else:
+                relied |= known.arguments
+        return frozenset(relied), frozenset(checked)
 
     @staticmethod
-    def _tainted(assignments: list[tuple[str, ir.Expr]], target: str) -> set[str]:
+    def _tainted(assignments: tuple[Assignment, ...], sources: set[str]) -> set[str]:
         """The names that hold values computed from an element (NumPy scalars in the loop as
-        written)."""
-        tainted = {target}
+        written), or from a carried name that may hold one on entry."""
+        tainted = set(sources)
         while True:
-            new = tainted | {name for name, value in assignments if _reads(value) & tainted}
+            new = tainted | {name for name, value in assignments if name and _reads(value) & tainted}
             if new == tainted:
-                return tainted - {target}
+                return tainted - sources | (sources & {name for name, _ in assignments})
             tainted = new
 
     @staticmethod
-    def _all_reach(assignments: list[tuple[str, ir.Expr]], target: str, tainted: set[str],
+    def _all_reach(assignments: tuple[Assignment, ...], element: str, tainted: set[str],
                    accumulators: set[str]) -> bool:
         """Whether every value computed from an element (and the element itself) flows, within
         its turn, into an accumulator's new value."""
@@ -209,18 +322,18 @@ class _Planner:
         feeds = [False] * len(assignments)
         for k in reversed(range(len(assignments))):
             name, _ = assignments[k]
-            feeds[k] = name in accumulators or any(
+            feeds[k] = name in accumulators or bool(name) and any(
                 feeds[j] and name in _reads(assignments[j][1])
                 for j in range(k + 1, _next_assignment(assignments, name, k)))
-        element_used = any(feeds[j] and target in _reads(value)
+        element_used = any(feeds[j] and element in _reads(value)
                            for j, (_, value) in enumerate(assignments))
         return element_used and all(feeds[k] for k, (name, _) in enumerate(assignments)
                                     if name in tainted)
 
 
-def _next_assignment(assignments: list[tuple[str, ir.Expr]], name: str, k: int) -> int:
-    """The index of the next assignment of `name` after `k` (inclusive of reads in it), or the
-    end of the turn."""
+def _next_assignment(assignments: tuple[Assignment, ...], name: str, k: int) -> int:
+    """The end (exclusive) of the statements after `k` that can read the value `k` assigns:
+    up to and including the next assignment of `name`, or to the end of the turn."""
     for j in range(k + 1, len(assignments)):
         if assignments[j][0] == name:
             return j + 1
@@ -230,51 +343,82 @@ def _next_assignment(assignments: list[tuple[str, ir.Expr]], name: str, k: int) 
 class _Rewriter:
     def __init__(self, function: ir.Function) -> None:
         self.planner = _Planner(function)
-        self.taken = all_names(function)
+        self.taken = self.planner.taken
         self.relied: set[str] = set()
 
-    def loop(self, loop: ir.For) -> tuple[ir.Stmt, ...]:
-        array = self.planner.array(loop)
-        if array is None or not isinstance(loop.target, ir.Name):
+    def loop(self, loop: ir.For, before: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
+        shape = self.planner.shape(loop, before)
+        if shape is None:
             return (loop,)
-        plan = self.planner.plan(loop, loop.target.id, array)
+        plan = self.planner.plan(loop, shape) if isinstance(shape, _Shape) else shape
         if isinstance(plan, str):
             notes.missed("iterate lists", "not iterated as Python floats: {}", plan, loc=loop.loc)
             return (loop,)
         self.relied |= plan.relied
         notes.changed("iterate lists", "iterate over {}.tolist(), as Python floats",
-                      ir.Name(array), loc=loop.loc)
-        return self._rewritten(loop, array, plan)
+                      ir.Name(plan.shape.array), loc=loop.loc)
+        return self._rewritten(loop, plan)
 
-    def _rewritten(self, loop: ir.For, array: str, plan: _Plan) -> tuple[ir.Stmt, ...]:
+    def _gate(self, plan: _Plan) -> ir.Expr:
+        """The test for running the copy: the builtins it relies on, 64 elements or more,
+        the types of the values it checks, NumPy's underflow setting."""
+        shape = plan.shape
+        tests: list[ir.Expr] = [] if shape.index is None else [
+            ir.Compare(("is",), (ir.Name("range"), ir.Const(range))),
+            ir.Compare(("is",), (ir.Name("len"), ir.Const(len)))]
+        tests.append(ir.Compare(("ge",), (ir.Call(ir.Const(len), (ir.Name(shape.array),)),
+                                          ir.Const(MIN_ELEMENTS))))
+        for name in plan.checked:
+            kind = ir.Call(ir.Const(type), (ir.Name(name),))
+            tests.append(ir.BoolOp("or", (ir.Compare(("is",), (kind, ir.Const(float))),
+                                          ir.Compare(("is",), (kind, ir.Const(np.float64))))))
+        for name in sorted(shape.stores):
+            tests.append(ir.Compare(("is",), (ir.Call(ir.Const(type), (ir.Name(name),)), ir.Const(np.ndarray))))
+            tests.append(ir.Compare(("is",), (ir.Attribute(ir.Name(name), "dtype"), ir.Const(_FLOAT64))))
+        tests.append(ir.Compare(("eq",), (ir.Subscript(ir.Call(ir.Const(np.geterr), ()), ir.Const("under")),
+                                          ir.Const("ignore"))))
+        return ir.BoolOp("and", tuple(tests))
+
+    def _fast_loop(self, loop: ir.For, shape: _Shape) -> tuple[ir.Stmt, ...]:
+        """The loop over Python floats (after the list of them, in the indexed form)."""
+        listed = ir.Call(ir.Attribute(ir.Name(shape.array), "tolist"), ())
+        if shape.index is None:
+            return (ir.For(loop.target, listed, copy_statements(loop.body), (), loop.loc),)
+        floats = ir.Name(fresh_name("t", self.taken))
+        item, index = _item(shape.array, shape.index), shape.index
+
+        def read_list(stmt: ir.Stmt) -> ir.Stmt:
+            return map_statement_expressions(
+                stmt, lambda e: ir.Subscript(floats, ir.Name(index)) if e == item else e)
+
+        body = map_statements(copy_statements(loop.body), read_list)
+        return (ir.Assign((floats,), listed, loop.loc),
+                ir.For(loop.target, loop.iter, body, (), loop.loc))
+
+    def _rewritten(self, loop: ir.For, plan: _Plan) -> tuple[ir.Stmt, ...]:
         loc = loop.loc
         ok = ir.Name(fresh_name("t", self.taken))
         saved = {name: ir.Name(fresh_name("t", self.taken)) for name in plan.carried}
-        elements = ir.Name(array)
-        gate = ir.BoolOp("and", (
-            ir.Compare(("ge",), (ir.Call(ir.Const(len), (elements,)), ir.Const(MIN_ELEMENTS))),
-            ir.Compare(("eq",), (ir.Subscript(ir.Call(ir.Const(np.geterr), ()), ir.Const("under")),
-                                 ir.Const("ignore")))))
         finite = [ir.Compare(("eq",), (ir.Op("sub", (ir.Name(name), ir.Name(name))), ir.Const(0.0)))
                   for name in plan.accumulators]
-        fast = ir.For(loop.target, ir.Call(ir.Attribute(elements, "tolist"), ()),
-                      copy_statements(loop.body), (), loc)
         converted = tuple(ir.Assign((ir.Name(name),), ir.Call(ir.Const(np.float64), (ir.Name(name),)), loc)
                           for name in plan.converted)
         restored = tuple(ir.Assign((ir.Name(name),), temp, loc) for name, temp in saved.items())
         fast_path: tuple[ir.Stmt, ...] = (
             *(ir.Assign((temp,), ir.Name(name), loc) for name, temp in saved.items()),
-            fast,
+            *(ir.Assign((ir.Name(name),), ir.Call(ir.Const(float), (ir.Name(name),)), loc)
+              for name in plan.checked),
+            *self._fast_loop(loop, plan.shape),
             ir.Assign((ok,), finite[0] if len(finite) == 1 else ir.BoolOp("and", tuple(finite)), loc),
             ir.If(ok, converted, restored, loc) if converted else ir.If(ir.Op("not", (ok,)), restored, (), loc),
         )
-        return (ir.Assign((ok,), gate, loc), ir.If(ok, fast_path, (), loc),
+        return (ir.Assign((ok,), self._gate(plan), loc), ir.If(ok, fast_path, (), loc),
                 ir.If(ir.Op("not", (ok,)), (loop,), (), loc))
 
     def block(self, body: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
         result: list[ir.Stmt] = []
-        for stmt in body:
-            rewritten = self.loop(stmt) if isinstance(stmt, ir.For) else (stmt,)
+        for position, stmt in enumerate(body):
+            rewritten = self.loop(stmt, body[:position]) if isinstance(stmt, ir.For) else (stmt,)
             if rewritten != (stmt,):  # (a rewritten loop holds no other loop)
                 result += rewritten
                 continue

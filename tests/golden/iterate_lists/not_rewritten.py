@@ -2,8 +2,12 @@
 # scalar warns and gives inf), a branch (a turn may skip the accumulator, so an overflow in
 # it would go unseen), a value that reaches no accumulator within its turn (`last`), a
 # float32 vector (its arithmetic rounds to float32), and a value of unknown type read in the
-# body (`w`) keep their loops over NumPy scalars.
-def f(a: "float64[n]", b: "float32[n]", w):
+# body (`w`) keep their loops over NumPy scalars; so do stores of a product (it may overflow
+# unseen) and stores into an array that other code has seen (`log.append(seen)`).
+import numpy as np
+
+
+def f(a: "float64[n]", b: "float32[n]", w, log):
     s = 0.0
     for x in a:
         s = s + 1.0 / x
@@ -21,9 +25,18 @@ def f(a: "float64[n]", b: "float32[n]", w):
     r = 0.0
     for x in a:
         r = r * w + x
-    return s, t, u, last, v, r
+    out = np.zeros(len(a))
+    for i in range(len(a)):
+        r = r + a[i]
+        out[i] = r * 2.0
+    seen = np.zeros(len(a))
+    log.append(seen)
+    for i in range(len(a)):
+        v = v + a[i]
+        seen[i] = v
+    return s, t, u, last, v, r, out
 # --- after iterate_lists ---
-def f(a: "float64[n]", b: "float32[n]", w):
+def f(a: "float64[n]", b: "float32[n]", w, log):
     s = 0.0
     for x in a:
         s = s + 1.0 / x
@@ -41,4 +54,13 @@ def f(a: "float64[n]", b: "float32[n]", w):
     r = 0.0
     for x in a:
         r = r * w + x
-    return s, t, u, last, v, r
+    out = np.zeros(len(a))
+    for i in range(len(a)):
+        r = r + a[i]
+        out[i] = r * 2.0
+    seen = np.zeros(len(a))
+    log.append(seen)
+    for i in range(len(a)):
+        v = v + a[i]
+        seen[i] = v
+    return s, t, u, last, v, r, out
