@@ -246,8 +246,10 @@ def test_never_a_wrong_answer_loop_over_tolist_rewritten_for_float64_vectors_onl
     long = np.linspace(0.0, 1.0, 100)
     compiled = sc.symbolic(array_loops.decay)
     assert ".tolist()" in sc.source(compiled, long)
-    assert ".tolist()" not in sc.source(compiled, long.astype(np.float32))
-    assert ".tolist()" not in sc.source(compiled, long.reshape(10, 10))
+    for other in (long.astype(np.float32), long.reshape(10, 10), list(long)):
+        # the version for a float64 vector tests the kind where the loop starts
+        assert_equivalent(array_loops.decay, compiled, (other,))
+        assert ".tolist()" not in sc.source(sc.symbolic(array_loops.decay), other)
     text = sc.source(sc.symbolic(array_loops.two_sums), long, 0.5)
     assert ".tolist()" in text and "x = float64(x)" in text and "y = float64(y)" in text, text
 

@@ -16,21 +16,24 @@ same bits on both (one IEEE operation each, rounded to nearest), so the loop can
   accumulator is not finite at the end. Then the values are put back and the loop as written
   runs again from the start, warning as the original does (its body only assigns locals, so
   running it again is the same as running it once). Underflow warns only under
-  `numpy.seterr(under=...)`, which the rewrite checks on entry to the loop;
+  `numpy.seterr(under=...)`, which the rewrite tests where the loop starts;
 * division, `**`, calls and everything else that raises or warns differently on the two
   (`x / 0.0` raises ZeroDivisionError on a float, warns on a NumPy scalar) is not rewritten.
 
-The array is an argument whose kind the version is compiled for (exact type, float64, one
-dimension: checked on entry) and which the function never assigns; the loop body assigns
-locals only (plain assignments of names, no branch, call or exit), and the names it reads
-besides those are floats. A variable the loop carries from turn to turn whose type is not
-known (`s = a[0]` before it) is checked on entry to the loop to be a float or a float64
-scalar, and made a float. In the indexed form the index is read only in `a[i]` and in stores
-`out[i] = s` of a name or constant into an array the function made just before (`np.zeros`,
-`np.empty_like`...: no other code has seen it), checked to be a float64 `ndarray`, where a
-float and a float64 scalar store the same bits; running the loop again stores every item
-again. `range` and `len` are checked to be the builtins. Copying the elements costs a little, so the copy runs only for
-arrays of `MIN_ELEMENTS` elements or more; shorter ones run the loop as written.
+The array is an argument the version is compiled for as a float64 vector, which the function
+never assigns; the loop body assigns locals only (plain assignments of names, no branch, call
+or exit), and the names it reads besides those are floats. A variable the loop carries from
+turn to turn whose type is not known (`s = a[0]` before it) is made a float. In the indexed
+form the index is read only in `a[i]` and in stores `out[i] = s` of a name or constant into
+an array the function made just before (`np.zeros`, `np.empty_like`...: no other code has
+seen it), where a float and a float64 scalar store the same bits; running the loop again
+stores every item again.
+
+What the copy needs is tested where the loop starts, the cheapest first: the array is an
+`ndarray` of `MIN_ELEMENTS` elements or more (copying costs a little, and a short array then
+pays for two tests only, not a check of its kind on entry), of dtype float64 and one
+dimension; `range` and `len` are the builtins; a carried variable of unknown type is a float
+or a float64 scalar; an array stored into is a float64 `ndarray`; underflow is ignored.
 
 Runs once, last (`pipeline.RUN_LAST`): the structure it makes is final.
 
@@ -44,7 +47,8 @@ Example::
     # --- after iterate_lists ---
     def f(samples: "float64[n]"):
         acc = 0.0
-        t = len(samples) >= 64 and geterr()['under'] == 'ignore'
+        t = (type(samples) is ndarray and len(samples) >= 64 and samples.dtype is float64dtype
+             and samples.ndim == 1 and geterr()['under'] == 'ignore')
         if t:
             t_2 = acc
             for x in samples.tolist():
@@ -161,7 +165,7 @@ def _assignment(stmt: ir.Stmt) -> Assignment | None:
 
 
 def _builtin(expr: ir.Expr, builtin: object) -> bool:
-    """Whether `expr` names the builtin (bound, or by its name: checked on entry to the loop)."""
+    """Whether `expr` names the builtin (bound, or by its name: tested where the loop starts)."""
     return isinstance(expr, ir.Const) and expr.value is builtin or \
         isinstance(expr, ir.Name) and expr.id == getattr(builtin, "__name__", None)
 
@@ -271,7 +275,7 @@ class _Planner:
         converted = tuple(name for name in [*dict.fromkeys(names), *element]
                           if (name in tainted or name == shape.element) and name in live)
         return _Plan(shape, tuple(accumulators), tuple(sorted(carried)), tuple(sorted(checked)),
-                     converted, relied | {shape.array})
+                     converted, relied)
 
     @staticmethod
     def _carried(assignments: tuple[Assignment, ...]) -> set[str]:
@@ -360,14 +364,18 @@ class _Rewriter:
         return self._rewritten(loop, plan)
 
     def _gate(self, plan: _Plan) -> ir.Expr:
-        """The test for running the copy: the builtins it relies on, 64 elements or more,
-        the types of the values it checks, NumPy's underflow setting."""
+        """The test for running the copy: the array's kind and 64 elements or more, the
+        builtins it relies on, the types of the values it checks, NumPy's underflow setting."""
         shape = plan.shape
-        tests: list[ir.Expr] = [] if shape.index is None else [
-            ir.Compare(("is",), (ir.Name("range"), ir.Const(range))),
-            ir.Compare(("is",), (ir.Name("len"), ir.Const(len)))]
-        tests.append(ir.Compare(("ge",), (ir.Call(ir.Const(len), (ir.Name(shape.array),)),
-                                          ir.Const(MIN_ELEMENTS))))
+        array = ir.Name(shape.array)
+        tests: list[ir.Expr] = [  # the cheapest first: a short array pays for these two only
+            ir.Compare(("is",), (ir.Call(ir.Const(type), (array,)), ir.Const(np.ndarray))),
+            ir.Compare(("ge",), (ir.Call(ir.Const(len), (array,)), ir.Const(MIN_ELEMENTS))),
+            ir.Compare(("is",), (ir.Attribute(array, "dtype"), ir.Const(_FLOAT64))),
+            ir.Compare(("eq",), (ir.Attribute(array, "ndim"), ir.Const(1)))]
+        if shape.index is not None:
+            tests += [ir.Compare(("is",), (ir.Name("range"), ir.Const(range))),
+                      ir.Compare(("is",), (ir.Name("len"), ir.Const(len)))]
         for name in plan.checked:
             kind = ir.Call(ir.Const(type), (ir.Name(name),))
             tests.append(ir.BoolOp("or", (ir.Compare(("is",), (kind, ir.Const(float))),

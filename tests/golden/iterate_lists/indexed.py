@@ -18,10 +18,10 @@ def f(a: "float64[n]", alpha: float):
 def f(a: 'float64[n]', alpha: float):
     out = np.empty_like(a)
     s = a[0]
-    t = range is range_2 and len is len_2 and len_2(a) >= 64 and (type(s) is
-        float_2 or type(s) is float64) and type(out
-        ) is ndarray and out.dtype is float64dtype and geterr()['under'
-        ] == 'ignore'
+    t = (type(a) is ndarray and len_2(a) >= 64 and a.dtype is float64dtype and
+        a.ndim == 1 and range is range_2 and len is len_2 and (type(s) is
+        float_2 or type(s) is float64) and type(out) is ndarray and out.
+        dtype is float64dtype and geterr()['under'] == 'ignore')
     if t:
         t_2 = s
         s = float_2(s)

@@ -12,7 +12,9 @@ def f(samples: "float64[n]", decay: float):
 # --- after iterate_lists ---
 def f(samples: 'float64[n]', decay: float):
     acc = 0.0
-    t = len(samples) >= 64 and geterr()['under'] == 'ignore'
+    t = type(samples) is ndarray and len(samples
+        ) >= 64 and samples.dtype is float64dtype and samples.ndim == 1 and geterr(
+        )['under'] == 'ignore'
     if t:
         t_2 = acc
         for x in samples.tolist():
