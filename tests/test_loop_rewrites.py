@@ -349,3 +349,4 @@ def test_never_a_wrong_answer_indexed_loop_with_a_module_range(
     module = make_module(_INDEXED_LOOPS + "\ndef range(n):\n    return [0, 1, n + 5]\n")
     x = np.linspace(0.0, 1.0, 100)
     assert_equivalent(module.ema, sc.symbolic(module.ema), (x, 0.5))
+

@@ -233,7 +233,7 @@ class _Planner:
         for stmt in before:
             match stmt:
                 case ir.Assign((ir.Name(bound),), ir.Call(function, _, _)) if bound == name:
-                    made = self._numpy_function(function) in _NEW_ARRAYS
+                    made = any(self._numpy_function(function) is new for new in _NEW_ARRAYS)
                 case ir.Assign((ir.Subscript(ir.Name(stored), index),), value) if stored == name \
                         and name not in _reads(index) | _reads(value):
                     pass
