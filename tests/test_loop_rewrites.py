@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import struct
 import types
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 import pytest

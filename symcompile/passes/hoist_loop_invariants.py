@@ -115,7 +115,7 @@ class Domain:
     def holds(self, x: float) -> bool:
         low_ok = self.low is None or (self.low <= x if self.low_op == "le" else self.low < x)
         high_ok = self.high is None or (x <= self.high if self.high_op == "le" else x < self.high)
-        return low_ok and high_ok and x == x
+        return low_ok and high_ok and not math.isnan(x)
 
     def test(self, x: ir.Expr) -> ir.Expr:
         """The comparison that is true exactly when `x` is in the domain."""

@@ -66,6 +66,7 @@ Example::
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -74,7 +75,6 @@ from .. import ir
 from ..analysis.value_types import TypeEnv, type_assumptions, types_before
 from ..ir.names import (
     all_names,
-    assigned_names,
     assignment_counts,
     fresh_name,
     introspects,
@@ -100,8 +100,8 @@ _ARITHMETIC = frozenset({"add", "sub", "mul"})
 _UNARY = frozenset({"neg", "pos"})
 _EXACT_INT = 2 ** 53  # an int constant below this converts to a float exactly
 # NumPy functions that return a new array, which no other code has seen
-_NEW_ARRAYS: frozenset[object] = frozenset({np.empty, np.zeros, np.ones, np.full, np.empty_like, np.zeros_like,
-                         np.ones_like, np.full_like})
+_NEW_ARRAYS: frozenset[object] = frozenset({np.empty, np.zeros, np.ones, np.full, np.empty_like,
+                                            np.zeros_like, np.ones_like, np.full_like})
 _FLOAT64 = np.dtype(np.float64)
 
 Assignment = tuple[str, ir.Expr]
@@ -174,6 +174,11 @@ def _item(array: str, index: str) -> ir.Expr:
     return ir.Subscript(ir.Name(array), ir.Name(index))
 
 
+def _reading(old: ir.Expr, new: ir.Expr) -> Callable[[ir.Expr], ir.Expr]:
+    """A map that puts `new` where an expression is `old`."""
+    return lambda expr: new if expr == old else expr
+
+
 class _Planner:
     def __init__(self, function: ir.Function) -> None:
         self.function = function
@@ -211,8 +216,7 @@ class _Planner:
                     assignments.append(("", stored))  # a read that feeds nothing
                     continue
             if index is not None:
-                item = _item(array, index)
-                stmt = map_statement_expressions(stmt, lambda e: ir.Name(element) if e == item else e)
+                stmt = map_statement_expressions(stmt, _reading(_item(array, index), ir.Name(element)))
             step = _assignment(stmt)
             if step is None:
                 return "its body does more than assign locals with + - *"
@@ -395,11 +399,9 @@ class _Rewriter:
         floats = ir.Name(fresh_name("t", self.taken))
         item, index = _item(shape.array, shape.index), shape.index
 
-        def read_list(stmt: ir.Stmt) -> ir.Stmt:
-            return map_statement_expressions(
-                stmt, lambda e: ir.Subscript(floats, ir.Name(index)) if e == item else e)
-
-        body = map_statements(copy_statements(loop.body), read_list)
+        read_list = _reading(item, ir.Subscript(floats, ir.Name(index)))
+        body = map_statements(copy_statements(loop.body),
+                              lambda stmt: map_statement_expressions(stmt, read_list))
         return (ir.Assign((floats,), listed, loop.loc),
                 ir.For(loop.target, loop.iter, body, (), loop.loc))
 
