@@ -32,6 +32,7 @@ from .forward_single_uses import forward_single_uses
 from .hoist_globals import hoist_globals
 from .hoist_loop_invariants import hoist_loop_invariants
 from .inline_calls import inline_calls
+from .iterate_lists import iterate_lists
 from .propagate import propagate
 from .simplify_algebra import simplify_algebra
 from .speculate_loop_types import speculate_loop_types
@@ -77,7 +78,10 @@ PASSES: tuple[Pass, ...] = (
     # which then computes the array code's temporaries in place; in the rounds, unrolling and
     # forwarding would reshape the fallback and the array code
     vectorize_loops,
-    # then (RUN_LAST), compute NumPy operations into arrays the
+    # then run the loops left over float64 arrays over their Python floats: it keeps the loop
+    # as written beside the copy, which the passes in the rounds would rewrite again and again
+    iterate_lists,
+    # then (RUN_LAST too) compute NumPy operations into arrays the
     # function made itself: it splits expressions into statements, which forwarding would undo
     eliminate_temporaries,
     # then spell the NumPy calls the statements make the cheaper ways NumPy computes the same
@@ -91,7 +95,8 @@ PASSES: tuple[Pass, ...] = (
 WEIGH_SPECIALIZATIONS = True
 
 # Passes that run once, after the others have reached their fixed point.
-RUN_LAST: frozenset[Pass] = frozenset({vectorize_loops, eliminate_temporaries, use_cheaper_numpy_calls})
+RUN_LAST: frozenset[Pass] = frozenset({vectorize_loops, iterate_lists, eliminate_temporaries,
+                                     use_cheaper_numpy_calls})
 
 # The pipeline stops after this many rounds even if it has not settled (a chain of 30 nested
 # calls inlines one level a round). Every round's result is correct, only not the simplest.
