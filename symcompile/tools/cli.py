@@ -1,5 +1,5 @@
-"""The command line: `symcompile demo | show TARGET | explain TARGET | optimize FILE | bench`
-(also `python -m symcompile`).
+"""The command line: `symcompile demo | show TARGET | explain TARGET | optimize FILE | bench |
+export TARGET | serve` (also `python -m symcompile`).
 
 A thin layer over the public API, addressed to someone at a shell. A TARGET is `FILE::NAME`
 or `MODULE::NAME` (`symcompile.examples.fancy::fancy_func`, which works from an installed
@@ -35,7 +35,7 @@ from ..errors import SymbolicError
 from ..examples import fancy, mlp
 from ..runtime import api
 from ..runtime import export as exporting
-from . import modules
+from . import modules, serve
 from .explain import explain
 
 EXIT_CODES = """exit codes:
@@ -385,6 +385,46 @@ def _add_export_command(commands: Any) -> None:
     export.set_defaults(run=command_export)
 
 
+# ---- `symcompile serve` (issue 14): the local web playground (tools/serve.py)
+
+
+def command_serve(args: argparse.Namespace) -> int:
+    limits = serve.Limits(seconds=args.timeout, megabytes=args.memory)
+    try:
+        server = serve.make_server(args.host, args.port, limits, verbose=args.verbose)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    except OSError as error:
+        raise UsageError(f"cannot listen on {args.host}:{args.port}: {error.strerror}") from None
+    port = server.server_address[1]
+    print(f"symcompile playground: http://{serve.HOST}:{port}/ (Ctrl-C stops it)\n{limits.sentence()}",
+          file=sys.stderr, flush=True)
+    with server:
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            pass
+    return 0
+
+
+def _add_serve_command(commands: Any) -> None:
+    command = _add_command(
+        commands, "serve", "a local web playground: source on the left, what it compiles to "
+        "on the right", "Serve a playground page on http://127.0.0.1:PORT/: type a function, "
+        "see its optimized source, each pass's diff and rules, its DAG and, given example "
+        "arguments, its time per call before and after. Code runs only in a separate, limited "
+        "process; the server listens on 127.0.0.1 only.")
+    command.add_argument("--port", type=int, default=8000, help="the port (0: any free one)")
+    command.add_argument("--host", default=serve.HOST, help="127.0.0.1 or localhost; any "
+                         "other host is refused, since the playground runs the code it is sent")
+    command.add_argument("--timeout", type=float, default=serve.Limits.seconds, metavar="S",
+                         help="seconds each compile may run (default %(default)s)")
+    command.add_argument("--memory", type=int, default=serve.Limits.megabytes, metavar="MB",
+                         help="megabytes each compile may use (default %(default)s)")
+    command.add_argument("--verbose", action="store_true", help="log each request on stderr")
+    command.set_defaults(run=command_serve)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="symcompile", epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -428,6 +468,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--quick", action="store_true", help="fewer repeats, for a smoke test")
     bench.set_defaults(run=command_bench)
     _add_export_command(commands)
+    _add_serve_command(commands)
     return parser
 
 
