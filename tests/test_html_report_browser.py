@@ -9,6 +9,12 @@ benchmark kernel (loops, three rounds of passes) from file:// URLs and checks wh
 - the DAG picture is drawn: a non-empty `<svg class="dag">`, a box for every node, every label
   inside its box, and the page never scrolls sideways, however wide the picture.
 
+The playground (`symcompile serve`) on a free port: code typed into its editor shows `return
+10` for the textbook program, each pass and the DAG, with no console error; a screenshot is
+taken into the test's tmp dir (looked at: the editor on the left, the optimized source, the
+timing line and the first pass diffs, coloured, on the right); example arguments show the time
+per call before and after.
+
 Skipped, with the reason, only where Selenium is not importable or the `chromium` or
 `chromedriver` program is not installed (`.ci/run` installs them with apt-get).
 """
@@ -16,6 +22,7 @@ Skipped, with the reason, only where Selenium is not importable or the `chromium
 from __future__ import annotations
 
 import shutil
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -23,13 +30,15 @@ import pytest
 
 from benchmarks import bench_loops
 from symcompile.examples import fancy
-from symcompile.tools import dag
+from symcompile.tools import dag, serve
 from symcompile.tools.explain import Explanation, explain
 
 try:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.wait import WebDriverWait
 except ImportError as error:
     pytest.skip(f"no headless browser test: Selenium is not importable ({error}); "
                 "`pip install -e '.[test]'` installs it", allow_module_level=True)
@@ -163,3 +172,66 @@ def test_page_does_not_scroll_sideways(page: tuple[webdriver.Chrome, Explanation
     scroll_width, client_width = driver.execute_script(
         "const root = document.documentElement; return [root.scrollWidth, root.clientWidth]")
     assert scroll_width <= client_width
+
+
+# ---- the playground (`symcompile serve`, tools/serve.py) in the browser
+
+TYPED = """def add(a, b):
+    return a + b
+
+def fancy_func(a, b, c, d):
+    e = add(a, b)
+    f = add(c, d)
+    return add(e, f)
+
+def lesson():
+    return fancy_func(1, 2, 3, 4)
+"""
+
+
+@pytest.fixture(scope="module")
+def playground() -> Iterator[str]:
+    server = serve.make_server(port=0, limits=serve.Limits(seconds=30, megabytes=1024))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+    thread.join()
+
+
+def is_png(path: Path) -> bool:
+    return path.stat().st_size > 1000 and path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_playground_shows_return_10_for_typed_code(browser: webdriver.Chrome, playground: str,
+                                                  tmp_path: Path) -> None:
+    browser.get_log("browser")
+    browser.get(playground)
+    assert "separate Python process" in browser.find_element(By.ID, "note").text
+    source = browser.find_element(By.ID, "source")
+    source.send_keys(Keys.CONTROL, "a")
+    source.send_keys(Keys.DELETE)
+    source.send_keys(TYPED)
+    optimized = browser.find_element(By.ID, "optimized")
+    WebDriverWait(browser, 60).until(lambda _: "def lesson" in optimized.text)
+    assert optimized.text.rstrip().endswith("return 10")
+    assert browser.find_element(By.ID, "error").text == ""
+    passes = browser.find_elements(By.CSS_SELECTOR, "#passes section.pass h3")
+    assert any(h3.text.startswith("fold_constants") for h3 in passes)
+    assert browser.find_element(By.CSS_SELECTOR, "#dag svg.dag").is_displayed()
+    screenshot = tmp_path / "playground.png"
+    assert browser.save_screenshot(str(screenshot))
+    assert is_png(screenshot)
+    assert [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"] == []
+
+
+def test_playground_times_the_typed_arguments(browser: webdriver.Chrome, playground: str) -> None:
+    browser.get(playground)
+    WebDriverWait(browser, 60).until(
+        lambda driver: driver.find_element(By.ID, "optimized").text.strip() != "")
+    browser.find_element(By.ID, "function").send_keys("fancy_func")
+    browser.find_element(By.ID, "args").send_keys("1, 2, 3, 4")
+    timing = browser.find_element(By.ID, "timing")
+    WebDriverWait(browser, 60).until(lambda _: timing.text.startswith("per call: before"))
+    assert "after" in timing.text and timing.text.endswith("x)")

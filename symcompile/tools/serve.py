@@ -329,6 +329,7 @@ def page(limits: Limits) -> str:
 
 PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>symcompile playground</title>
+<link rel="icon" href="data:,">
 <style>
 body { margin: 0; font-family: system-ui, sans-serif; color: #222; }
 header { padding: .5em 1em; background: #24292f; color: #fff; }
