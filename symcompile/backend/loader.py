@@ -37,6 +37,9 @@ from ..frontend.syntax import FUTURE_FLAGS, private_class_name, with_type_params
 from .codegen import forwarding_call
 
 FACTORY_NAME = "_symcompile_factory"
+FORWARDING_FILE = "<symcompile forwarding>"
+FORWARDING_LINE = ("return compiled(*arguments)  # symcompile: the call goes on to the "
+                   "compiled version (compiled first, on a first call)\n")
 
 _counter = itertools.count(1)
 # the nodes with a position (`lineno`...) a generated def can hold (it has no type parameters)
@@ -222,9 +225,19 @@ def forwarding_code(params: ast.arguments, scope: Scope, target: Callable[..., o
     body: list[ast.stmt] = [forwarding_call(params, ast.Constant(marker))]
     node = with_type_params(ast.FunctionDef(name, copy.deepcopy(params), body, [], None, None,
                                             lineno=1, col_offset=0))
-    code = compile_def(node, "<symcompile forwarding>", scope)
+    at_user_lines(node, (), 1)  # no columns: the line traceback shows is FORWARDING_LINE
+    code = compile_def(node, FORWARDING_FILE, scope)
+    _register_forwarding_line()
     consts = tuple(target if const == marker else const for const in code.co_consts)
     return code.replace(co_consts=consts)
+
+
+def _register_forwarding_line() -> None:
+    """Give the forwarding code's one line a text in linecache, so a traceback through it
+    shows what the frame does rather than its file name alone (again after a
+    `linecache.clearcache()`)."""
+    linecache.cache[FORWARDING_FILE] = (len(FORWARDING_LINE), None, [FORWARDING_LINE],
+                                        FORWARDING_FILE)
 
 
 def _closure_setter() -> Callable[[types.FunctionType, tuple[types.CellType, ...] | None], int] | None:

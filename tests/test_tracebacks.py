@@ -1,0 +1,108 @@
+"""Tracebacks through compiled code, on every interpreter CI runs (this one, and Python 3.13
+from ~/.pyenv when it is installed): each frame shows a source line — the compiled function's
+frame the user's own file, line number and line; the call's way in (`<symcompile forwarding>`,
+on a first call) a line saying what it does, where before it showed its file name alone.
+
+Each interpreter runs `SCRIPT` in a fresh process (a first call, and a call of the installed
+version) and prints the two `traceback.format_exc()` texts as JSON.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+INTERPRETERS = [sys.executable, *sorted(glob.glob(os.path.expanduser(
+    "~/.pyenv/versions/3.13*/bin/python")))[-1:]]
+
+USER_FILE = '''\
+import symcompile as sc
+
+
+def helper(x):
+    return 1 / x
+
+
+@sc.symbolic
+def f(a, b):
+    c = a + b
+    d = helper(c - 3)
+    return d * 2
+'''
+
+SCRIPT = '''\
+import json, sys, traceback
+sys.path.insert(0, sys.argv[1])
+import user_code
+texts = []
+for _ in range(2):
+    try:
+        user_code.f(1, 2)
+    except ZeroDivisionError:
+        texts.append(traceback.format_exc())
+print(json.dumps(texts))
+'''
+
+FRAME = re.compile(r'^  File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<name>\S+)$')
+
+
+def frames(text: str) -> list[tuple[str, int, str, str]]:
+    """(file, line, function, the source line shown or '') for each frame of a traceback."""
+    lines = text.splitlines()
+    found = []
+    for index, line in enumerate(lines):
+        match = FRAME.match(line)
+        if match:
+            shown = lines[index + 1] if index + 1 < len(lines) else ""
+            source = shown.strip() if shown.startswith("    ") else ""
+            found.append((match["file"], int(match["line"]), match["name"], source))
+    return found
+
+
+@pytest.fixture(params=INTERPRETERS, ids=lambda path: Path(path).name)
+def tracebacks(request: pytest.FixtureRequest, tmp_path: Path) -> list[str]:
+    (tmp_path / "user_code.py").write_text(USER_FILE, encoding="utf-8")
+    (tmp_path / "script.py").write_text(SCRIPT, encoding="utf-8")  # a file: its lines show
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([request.param, str(tmp_path / "script.py"), str(tmp_path)],
+                          capture_output=True,
+                          text=True, env=env, timeout=120, check=False)
+    if request.param != sys.executable and "No module named 'numpy'" in done.stderr:
+        pytest.skip(f"{request.param} has no NumPy installed")
+    assert done.returncode == 0, done.stderr
+    texts: list[str] = json.loads(done.stdout)
+    return texts
+
+
+def test_always_explainable_every_traceback_frame_shows_a_source_line(
+        tracebacks: list[str]) -> None:
+    for text in tracebacks:
+        missing = [frame for frame in frames(text) if not frame[3]]
+        assert missing == [], text
+        assert "\n    \n" not in text  # no line of spaces: no carets under nothing
+
+
+def test_always_explainable_the_compiled_frame_names_the_users_line(
+        tracebacks: list[str]) -> None:
+    first_call, installed = tracebacks
+    for text in (first_call, installed):
+        file, line, name, source = frames(text)[-1]
+        assert (Path(file).name, line, name, source) == \
+            ("user_code.py", 11, "f", "d = helper(c - 3)")
+        assert text.rstrip().endswith("ZeroDivisionError: division by zero")
+
+
+def test_always_explainable_the_forwarding_frame_says_what_it_does(
+        tracebacks: list[str]) -> None:
+    first_call, _ = tracebacks
+    forwarding = [frame for frame in frames(first_call) if frame[0] == "<symcompile forwarding>"]
+    assert [(line, name) for _, line, name, _ in forwarding] == [(1, "f")]
+    assert "symcompile: the call goes on to the compiled version" in forwarding[0][3]
