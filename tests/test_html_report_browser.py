@@ -15,6 +15,9 @@ taken into the test's tmp dir (looked at: the editor on the left, the optimized 
 timing line and the first pass diffs, coloured, on the right); example arguments show the time
 per call before and after.
 
+The report of a 300-statement function: screenshots of the page and of its DAG's overview
+picture, taken into the test's tmp dir, are PNGs no wider than the window.
+
 Skipped, with the reason, only where Selenium is not importable or the `chromium` or
 `chromedriver` program is not installed (`.ci/run` installs them with apt-get).
 """
@@ -25,6 +28,7 @@ import shutil
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -235,3 +239,35 @@ def test_playground_times_the_typed_arguments(browser: webdriver.Chrome, playgro
     timing = browser.find_element(By.ID, "timing")
     WebDriverWait(browser, 60).until(lambda _: timing.text.startswith("per call: before"))
     assert "after" in timing.text and timing.text.endswith("x)")
+
+
+# ---- screenshots of the report and its DAG for a 300-statement function
+
+def chain_source(length: int) -> str:
+    """A function of `length` statements, each using the one before (as tests/test_dag.py)."""
+    body = [f"    a{i} = a{i - 1} * {i % 7 + 1}.0 + y" for i in range(1, length)]
+    return "\n".join(["def chain(x, y):", "    a0 = x + y", *body, f"    return a{length - 1}", ""])
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def test_report_and_dag_of_a_300_statement_function_screenshot_within_the_window(
+        browser: webdriver.Chrome, make_module: Callable[[str], Any], tmp_path: Path) -> None:
+    explanation = explain(make_module(chain_source(300)).chain, 1.0, 2.0)
+    path = tmp_path / "chain.html"
+    explanation.to_html(path)
+    browser.get(path.as_uri())
+    page_shot, dag_shot = tmp_path / "report.png", tmp_path / "dag.png"
+    assert browser.save_screenshot(str(page_shot))
+    svg = browser.find_element(By.CSS_SELECTOR, "svg.dag")
+    browser.execute_script("arguments[0].scrollIntoView()", svg)
+    assert svg.screenshot(str(dag_shot))
+    for shot in (page_shot, dag_shot):
+        assert is_png(shot)
+        width, height = png_size(shot)
+        assert 0 < width <= WIDTH and 0 < height <= 4000, (shot.name, width, height)
+    assert svg.size["width"] <= browser.execute_script(
+        "return document.documentElement.clientWidth")
