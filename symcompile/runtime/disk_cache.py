@@ -413,7 +413,7 @@ def _read(path: Path, key: str, source: compiler.Source, hooks: dict[str, object
     if not path.exists():
         raise Stale("first use")
     try:
-        with np.load(path, allow_pickle=False) as entry:
+        with open(path, "rb") as file, np.load(file, allow_pickle=False) as entry:
             meta = json.loads(str(entry["meta"][()]))
             if meta.get("versions") != versions() or meta.get("key") != path.stem:
                 raise ValueError("an entry of another symcompile, NumPy or Python")
