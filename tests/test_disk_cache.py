@@ -60,6 +60,10 @@ def mix(a):
 @sc.symbolic(cache=True, static_argnames=("n",))
 def power(x, n):
     return bump(x) ** n
+
+@sc.symbolic(cache=True, static_argnames=("s",))
+def shifted(x, s):
+    return x * s + 1e300 * s
 """
 
 RUN = """
@@ -70,8 +74,10 @@ warnings.simplefilter("always")
 with warnings.catch_warnings(record=True) as caught:
     import kernels
     results = [kernels.poly(1.5, 2.25).hex(), kernels.mix(np.linspace(0.1, 1.7, 5)).tobytes().hex(),
-               kernels.power(0.3, 5).hex()]
-events = [sc.cache_info(f).disk for f in (kernels.poly, kernels.mix, kernels.power)]
+               kernels.power(0.3, 5).hex(), kernels.shifted(1.0, 2.5).hex(),
+               kernels.shifted(1.0, float("2.5")).hex()]
+events = [sc.cache_info(f).disk for f in (kernels.poly, kernels.mix, kernels.power,
+                                          kernels.shifted)]
 print(json.dumps({"results": results, "events": events,
                   "warnings": [type(w.message).__name__ for w in caught]}))
 """
@@ -104,7 +110,7 @@ def expected(directory: Path) -> list[str]:
 
 def test_never_a_wrong_answer_a_new_process_reads_the_version_with_identical_results(project):
     first = run(project)
-    assert first["events"] == [["disk miss: first use"]] * 3
+    assert first["events"] == [["disk miss: first use"]] * 4
     second = run(project)
     assert all(len(events) == 1 and events[0].startswith("disk hit: ")
                for events in second["events"]), second
@@ -275,3 +281,37 @@ def test_a_static_argument_selects_its_own_entry(make_modules, tmp_path, monkeyp
     again = sc.symbolic(cache=True, static_argnames=("n",))(kernels.power.original)
     assert again(0.3, 2).hex() == kernels.power.original(0.3, 2).hex()
     assert sc.cache_info(again).disk[0].startswith("disk hit: ")
+
+
+def test_never_a_wrong_answer_a_global_array_relied_on_is_found_again_and_checked(make_modules):
+    holder = make_modules(holder="""
+        import numpy as np
+        TABLE = np.array([1.0, 2.0, 3.0])
+        """)["holder"]
+    encoder = disk_cache.Encoder(vars(holder), {})
+    recipe = encoder.encode(holder.TABLE, "TABLE")
+    assert recipe["k"] == "global_array" and recipe["module"] == "holder"
+    copied = encoder.encode(np.array([4.0, 5.0]), "a copy")
+    assert copied["k"] == "array"
+    decoder = disk_cache.Decoder(encoder.arrays, {})
+    assert decoder.decode(recipe) is holder.TABLE  # the very array, not a copy
+    assert decoder.decode(copied).tolist() == [4.0, 5.0]
+    holder.TABLE[1] = -0.0
+    with pytest.raises(disk_cache.Stale, match="global array holder.TABLE changed"):
+        disk_cache.Decoder(encoder.arrays, {}).decode(recipe)
+
+
+def test_a_compiled_object_is_not_kept_and_says_why(make_modules, tmp_path, monkeypatch):
+    monkeypatch.setenv(disk_cache.ENV_DIR, str(tmp_path / "cache"))
+    layers = make_modules(layers="""
+        class Scale:
+            def __init__(self, k):
+                self.k = k
+
+            def __call__(self, x):
+                return x * self.k
+        """)["layers"]
+    compiled = sc.symbolic(cache=True)(layers.Scale(2.0))
+    assert compiled(1.5) == 3.0
+    (event,) = sc.cache_info(compiled).disk
+    assert event == "disk miss: not cacheable: a compiled object (its weights live in the process)"

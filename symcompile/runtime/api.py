@@ -243,8 +243,9 @@ def symbolic(func: Any = None, /, *, passes: Sequence[Pass] | None = None,
       cache: keep compiled versions on disk (in `SYMCOMPILE_CACHE_DIR`, by default the user's
         cache directory, `~/.cache/symcompile`) and read them back in later processes while
         the function, its inlined callees and the globals it relied on are unchanged
-        (`runtime.disk_cache`; `symcompile.cache_info(f).disk` says what happened). Not with
-        `check`, nor for compiled objects.
+        (`runtime.disk_cache`; `symcompile.cache_info(f).disk` says what happened, and why a
+        version was not kept). Not with `check`; compiled objects are not kept (their weights
+        live in the process).
 
     A call with arguments of type bool, int, float or complex may get a version compiled for
     those exact types (where a rewrite depends on them); it checks them on entry, and other
@@ -270,7 +271,7 @@ def _decorate(func: Any, options: compiler.Options, static_argnames: Sequence[st
     if state is not None:
         func = state.original
     if objects.call_method(func) is not None and not static_argnames:
-        compiled = compiled_object(func, options, check)
+        compiled = compiled_object(func, options, check, disk)
         if compiled is not None:
             return compiled
     if not isinstance(func, types.FunctionType):
@@ -282,7 +283,7 @@ def _decorate(func: Any, options: compiler.Options, static_argnames: Sequence[st
 
 
 def compiled_object(obj: object, options: compiler.Options, check: bool = False,
-                    ) -> types.MethodType | None:
+                    disk: bool = False) -> types.MethodType | None:
     """A callable object compiled: its `__call__` (a `@symbolic` one's original), compiled with
     the object as a static argument and bound to it; None if `__call__` takes no argument."""
     method = objects.call_method(obj)
@@ -295,7 +296,7 @@ def compiled_object(obj: object, options: compiler.Options, check: bool = False,
     kind = type(obj)
     called = compiler.CompiledObject(kind, objects.class_call(kind))
     compiled = SymbolicFunction(
-        method, dataclasses.replace(options, compiled_object=called), (self_name,), check)
+        method, dataclasses.replace(options, compiled_object=called), (self_name,), check, disk)
     return types.MethodType(compiled.wrapper, obj)
 
 

@@ -11,10 +11,11 @@ source (an inlined callee edited since is a miss, never stale code). Anything el
 made at run time, a closure's cell, a compiled object) is not cached, and `cache_info` says why.
 
 The file's name is a hash of what the compiled code depends on before compiling: the
-function's source, file and first line, the options, static values and argument kinds, and the
-versions of symcompile, NumPy and Python. What it depends on after compiling (callees, the
-globals relied on) is checked when the entry is read: each is found again and compared as
-the guards compare it. Entries are written to a temporary file in the same directory and moved
+function's source, file and first line, the options, static values and argument kinds, and
+Python's version (`cpython-311`). What it depends on after compiling (callees, the globals
+relied on) is checked when the entry is read: each is found again and compared as the guards
+compare it; so are the versions of symcompile (and the text of its modules), NumPy and Python,
+an entry of others being replaced. Entries are written to a temporary file in the same directory and moved
 into place (`os.replace`), so two processes writing the same entry leave one whole entry. A
 corrupted, truncated or foreign entry is ignored with a `DiskCacheWarning` and written again.
 
@@ -153,7 +154,7 @@ class Encoder:
         if value.dtype.hasobject:
             raise Uncacheable(f"{holder} is an array of Python objects")
         key = f"a{len(self.arrays)}"
-        self.arrays[key] = np.asarray(value)
+        self.arrays[key] = np.array(value, copy=True)  # as it is now
         names = [name for name, held in self.module_globals.items() if held is value]
         if names:  # the code relies on this very array: found again by name
             return {"k": "global_array", "module": self.module_globals.get("__name__"),
@@ -187,8 +188,17 @@ class Decoder:
 
     arrays: Any  # the entry's NpzFile
     hooks: dict[str, object]
+    # each recipe's value: equal recipes give the very same object, as the code was compiled
+    # with (a static value's check on entry is `n is n_2`, the cache passes the assumed one)
+    decoded: dict[str, object] = dataclasses.field(default_factory=dict)
 
     def decode(self, recipe: Json) -> object:
+        spelled = json.dumps(recipe, sort_keys=True)
+        if spelled not in self.decoded:
+            self.decoded[spelled] = self._decoded(recipe)
+        return self.decoded[spelled]
+
+    def _decoded(self, recipe: Json) -> object:
         kind = recipe["k"]
         if kind in ("NoneType", "bool", "str"):
             return recipe["v"]
@@ -352,7 +362,8 @@ def _key(source: compiler.Source, options: compiler.Options) -> str:
     written = source.function
     encoder = Encoder({}, {})
     parts = {
-        "versions": versions(),
+        # (the other versions are checked on reading: an entry of another NumPy is replaced)
+        "python": sys.implementation.cache_tag or sys.version,
         "function": [written.filename, written.node.lineno, written.text,
                      getattr(source.namespace, "globals", {}).get("__name__")],
         "passes": [f"{run.__module__}.{run.__qualname__}" if run.__module__.startswith(
