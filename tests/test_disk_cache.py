@@ -315,3 +315,32 @@ def test_a_compiled_object_is_not_kept_and_says_why(make_modules, tmp_path, monk
     assert compiled(1.5) == 3.0
     (event,) = sc.cache_info(compiled).disk
     assert event == "disk miss: not cacheable: a compiled object (its weights live in the process)"
+
+
+DECORATED = """
+import symcompile as sc
+
+@sc.symbolic
+def half(x):
+    return x * 0.5
+
+@sc.symbolic(cache=True)
+def uses_half(x):
+    return half(x) + 1.0
+"""
+
+RUN_DECORATED = """
+import json
+import symcompile as sc
+import decorated
+print(json.dumps({"result": decorated.uses_half(3.0), "disk": sc.cache_info(decorated.uses_half).disk}))
+"""
+
+
+def test_never_a_wrong_answer_an_edited_symbolic_callee_is_compiled_again(tmp_path):
+    (tmp_path / "decorated.py").write_text(DECORATED)
+    assert run(tmp_path, RUN_DECORATED) == {"result": 2.5, "disk": ["disk miss: first use"]}
+    assert run(tmp_path, RUN_DECORATED)["disk"][0].startswith("disk hit: ")
+    (tmp_path / "decorated.py").write_text(DECORATED.replace("x * 0.5", "x * 0.25"))
+    assert run(tmp_path, RUN_DECORATED) == {
+        "result": 1.75, "disk": ["disk miss: callee decorated.half changed"]}

@@ -265,10 +265,14 @@ def _find(module: str, qualname: str) -> object:
 
 
 def _source_hash(function: types.FunctionType) -> str:
+    """A hash of the function's source (a `@symbolic` function's: its original's)."""
+    wrapped = getattr(function, "__wrapped__", None)
+    written = wrapped if isinstance(wrapped, types.FunctionType) else function
     try:
-        text = frontend.read_function_source(function).text
+        text = frontend.read_function_source(written).text
     except Exception as exc:  # noqa: BLE001 - any failure to read it: not cacheable
-        raise Uncacheable(f"the source of {function.__qualname__} cannot be read ({exc})")
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise Uncacheable(f"the source of {function.__qualname__} cannot be read ({first})")
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -322,7 +326,7 @@ class DiskCache:
         path = directory / f"{_safe(self.original.__qualname__)}-{key[:40]}.npz"
         hooks = _hooks(loading)
         try:
-            found = _read(path, key, source, hooks, loading)
+            found = _read(path, source, hooks, loading)
         except Stale as exc:
             return self._compiled(source, options, loading, path, str(exc))
         self.hits += 1
@@ -364,7 +368,8 @@ def _key(source: compiler.Source, options: compiler.Options) -> str:
     parts = {
         # (the other versions are checked on reading: an entry of another NumPy is replaced)
         "python": sys.implementation.cache_tag or sys.version,
-        "function": [written.filename, written.node.lineno, written.text,
+        "function": [written.filename, written.node.lineno, written.text, written.private_class,
+                     written.deferred_annotations,
                      getattr(source.namespace, "globals", {}).get("__name__")],
         "passes": [f"{run.__module__}.{run.__qualname__}" if run.__module__.startswith(
             "symcompile.") else encoder.encode(run, "a pass") for run in options.passes],
@@ -417,7 +422,7 @@ def _assumption(assumption: ir.Assumption, encoder: Encoder) -> Json:
             "value": encoder.encode(assumption.value, f"{assumption.name} (relied on)")}
 
 
-def _read(path: Path, key: str, source: compiler.Source, hooks: dict[str, object],
+def _read(path: Path, source: compiler.Source, hooks: dict[str, object],
           loading: compiler.Loading) -> compiler.Version:
     """The entry at `path`, loaded; Stale (a miss, with why) where there is none or it no
     longer fits, with a warning where it is damaged or foreign."""
