@@ -182,9 +182,13 @@ def test_never_a_wrong_answer_a_damaged_entry_warns_and_is_rebuilt(make_modules,
     (entry,) = [path for path in _entries(tmp_path) if path.name.startswith("poly-")]
     DAMAGES[damage](entry)
     again = sc.symbolic(cache=True)(kernels.poly.original)
-    with pytest.warns(DiskCacheWarning, match="ignored the entry"):
+    foreign = damage == "foreign version"
+    with pytest.warns(DiskCacheWarning, match="another version" if foreign else "ignored the entry"):
         assert again(1.5, 2.25).hex() == want.hex()
-    assert sc.cache_info(again).disk == ("disk miss: the entry was damaged or foreign (ignored)",)
+    (event,) = sc.cache_info(again).disk
+    assert event == (f"disk miss: the entry was written by another version (numpy 0.0.1 → "
+                     f"{np.__version__}): replaced" if foreign
+                     else "disk miss: the entry was damaged (ignored)")
     rebuilt = sc.symbolic(cache=True)(kernels.poly.original)
     assert rebuilt(1.5, 2.25).hex() == want.hex()
     assert sc.cache_info(rebuilt).disk[0].startswith("disk hit: ")
@@ -344,3 +348,21 @@ def test_never_a_wrong_answer_an_edited_symbolic_callee_is_compiled_again(tmp_pa
     (tmp_path / "decorated.py").write_text(DECORATED.replace("x * 0.5", "x * 0.25"))
     assert run(tmp_path, RUN_DECORATED) == {
         "result": 1.75, "disk": ["disk miss: callee decorated.half changed"]}
+
+
+def test_always_explainable_a_version_read_from_disk_is_explained_as_compiled(
+        make_modules, tmp_path, monkeypatch):
+    from symcompile.runtime import api
+    from symcompile.tools import explain
+
+    monkeypatch.setenv(disk_cache.ENV_DIR, str(tmp_path / "cache"))
+    kernels = make_modules(helpers=HELPERS, kernels=KERNELS)["kernels"]
+    compiled = api.version_for(kernels.poly, 1.5, 2.25)
+    again = sc.symbolic(cache=True)(kernels.poly.original)
+    assert again(1.5, 2.25) == kernels.poly(1.5, 2.25)
+    assert sc.cache_info(again).disk[0].startswith("disk hit: ")
+    assert sc.source(again, 1.5, 2.25) == compiled.source
+    shown = api.version_for(again, 1.5, 2.25)  # compiled again: IR and pass log
+    assert shown.from_disk is None and shown.ir is not None and shown.log
+    assert shown.source == compiled.source
+    assert "inline bump" in str(explain.explain(again, 1.5, 2.25))

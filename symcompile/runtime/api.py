@@ -311,8 +311,15 @@ def _version_for(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any], calle
 
 def version_for(func: Any, /, *args: Any, **kwargs: Any) -> Version:
     """The version of a `@symbolic` function (or compiled object) these arguments select, with
-    what compiling it made: its source, IR before and after, pass log, assumptions."""
-    return _version_for(func, args, kwargs, "version_for")
+    what compiling it made: its source, IR before and after, pass log, assumptions (a version
+    read from the disk cache has none of these: the same is compiled again, not installed)."""
+    found = _version_for(func, args, kwargs, "version_for")
+    if found.from_disk is None:
+        return found
+    versions = _symbolic_state(func, "version_for").cache
+    bound_self = (func.__self__,) if isinstance(func, types.MethodType) else ()
+    _, static, kinds = versions.key_for((*bound_self, *args), kwargs)
+    return versions.compiled_again(found, static, kinds)
 
 
 def state_of(func: Any) -> SymbolicFunction | None:

@@ -562,7 +562,7 @@ class FunctionCache:
                 if self.disk is not None:
                     return self.disk.version(self.source, options, loading)
                 return compiler.compile_version(self.source, options, loading)
-        except SymbolicError:
+        except (SymbolicError, Warning):  # (a warning filtered into an error: as itself)
             raise
         except RecursionError:
             return self._as_written("too deeply nested for symcompile: runs as written")
@@ -573,6 +573,15 @@ class FunctionCache:
                 "Meanwhile run the function as plain Python: remove @symbolic or use "
                 "symcompile.disable()",
             ) from exc
+
+    def compiled_again(self, version: Version, static: dict[str, Any],
+                       kinds: dict[str, ArgumentType]) -> Version:
+        """`version` (read from the disk cache: no IR, no pass log) compiled again with the
+        same options, with all that compiling makes; not stored, not installed."""
+        relied = kinds if _relied_types(version) else {}
+        with callpath.marked_compiling(self):
+            return compiler.compile_version(self.source, self._options(static, relied),
+                                            self._loading())
 
     def _as_written(self, note: str) -> Version:
         return compiler.kept_as_written(self.source.function, note, self.original)

@@ -115,8 +115,9 @@ class Version:
     note: str = ""
     # for each line of `source`, the user's line it runs as (`codegen.user_lines`)
     lines: tuple[int, ...] = ()
-    # what a version restored from the disk cache relies on (it has no IR)
+    # a version restored from the disk cache: what it relies on (it has no IR), its entry
     relied: tuple[Assumption, ...] = ()
+    from_disk: str | None = None
 
     @property
     def assumptions(self) -> tuple[Assumption, ...]:
@@ -170,11 +171,11 @@ def compile_version(source: Source, options: Options, loading: Loading | None = 
 
 
 def restored_version(source: Source, generated: codegen.Generated,
-                     relied: tuple[Assumption, ...], loading: Loading) -> Version:
-    """A version read back from the disk cache (`disk_cache`): its generated source, the
-    objects it binds found again, and what it relies on, loaded as a compiled one is."""
+                     relied: tuple[Assumption, ...], loading: Loading, entry: str) -> Version:
+    """A version read back from the disk cache's `entry` (`disk_cache`): its generated source,
+    the objects it binds found again, and what it relies on, loaded as a compiled one is."""
     version = Version(source.function, generated.source, None, bindings=generated.bindings,
-                      lines=generated.lines, relied=relied, note="read from the disk cache")
+                      lines=generated.lines, relied=relied, from_disk=entry)
     version.function, version.filename = _loaded(generated, {}, loading)
     return version
 

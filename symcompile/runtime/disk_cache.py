@@ -431,8 +431,9 @@ def _read(path: Path, source: compiler.Source, hooks: dict[str, object],
     try:
         with open(path, "rb") as file, np.load(file, allow_pickle=False) as entry:
             meta = json.loads(str(entry["meta"][()]))
-            if meta.get("versions") != versions() or meta.get("key") != path.stem:
-                raise ValueError("an entry of another symcompile, NumPy or Python")
+            if meta.get("key") != path.stem:
+                raise ValueError(f"an entry for {meta.get('key')}")
+            _same_versions(meta.get("versions"), path)
             decoder = Decoder(entry, hooks)
             bindings = {name: decoder.decode(recipe) for name, recipe in meta["bindings"].items()}
             relied = tuple(_relied(item, decoder) for item in meta["relied"])
@@ -442,9 +443,23 @@ def _read(path: Path, source: compiler.Source, hooks: dict[str, object],
     except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile) as exc:
         warnings.warn(f"symcompile disk cache: ignored the entry {path} ({type(exc).__name__}: "
                       f"{exc}); compiling again", DiskCacheWarning, stacklevel=4)
-        raise Stale("the entry was damaged or foreign (ignored)") from exc
+        raise Stale("the entry was damaged (ignored)") from exc
     _check_globals(relied, source)
-    return compiler.restored_version(source, generated, relied, loading)
+    return compiler.restored_version(source, generated, relied, loading, path.name)
+
+
+def _same_versions(written: object, path: Path) -> None:
+    """Stale (with a warning) unless the entry was written by this symcompile, NumPy and
+    Python."""
+    now = versions()
+    if not isinstance(written, dict):
+        raise ValueError("no versions")
+    changed = [f"{name} {written.get(name, '?')[:12]} → {value[:12]}" for name, value in now.items()
+               if written.get(name) != value]
+    if changed:
+        warnings.warn(f"symcompile disk cache: the entry {path} was written by another version "
+                      f"({'; '.join(changed)}); compiling again", DiskCacheWarning, stacklevel=5)
+        raise Stale(f"the entry was written by another version ({'; '.join(changed)}): replaced")
 
 
 def _relied(item: Json, decoder: Decoder) -> ir.Assumption:
