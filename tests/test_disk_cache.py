@@ -8,8 +8,10 @@ why."""
 from __future__ import annotations
 
 import json
+import pickle
 import os
 import stat
+import struct
 import subprocess
 import sys
 import textwrap
@@ -335,6 +337,7 @@ def uses_half(x):
 
 RUN_DECORATED = """
 import json
+import pickle
 import symcompile as sc
 import decorated
 print(json.dumps({"result": decorated.uses_half(3.0), "disk": sc.cache_info(decorated.uses_half).disk}))
@@ -366,3 +369,18 @@ def test_always_explainable_a_version_read_from_disk_is_explained_as_compiled(
     assert shown.from_disk is None and shown.ir is not None and shown.log
     assert shown.source == compiled.source
     assert "inline bump" in str(explain.explain(again, 1.5, 2.25))
+
+
+NAN_WITH_PAYLOAD = struct.unpack("<d", struct.pack("<Q", 0xFFF8000000000123))[0]
+
+
+@pytest.mark.parametrize("value", [
+    10**5000, -3, True, 0.0, -0.0, NAN_WITH_PAYLOAD, complex(-0.0, float("inf")), b"\x00\xff",
+    "ünï", (1, (2.5, None)), Ellipsis, np.float32(1.5), np.int8(-7)],
+    ids=lambda value: type(value).__name__)
+def test_never_a_wrong_answer_values_are_stored_exactly(value):
+    encoder = disk_cache.Encoder({}, {})
+    recipe = json.loads(json.dumps(encoder.encode(value, "value")))  # as stored
+    back = disk_cache.Decoder(encoder.arrays, {}).decode(recipe)
+    assert type(back) is type(value)
+    assert pickle.dumps(back) == pickle.dumps(value)  # every bit, NaN payloads too

@@ -122,8 +122,10 @@ class Encoder:
     arrays: dict[str, np.ndarray] = dataclasses.field(default_factory=dict)
 
     def encode(self, value: object, holder: str) -> Json:
+        if type(value) is int:  # (in hex: decimal strings of huge ints are refused)
+            return {"k": "int", "v": hex(value)}
         if type(value) in _LITERAL_TYPES:
-            return {"k": type(value).__name__, "v": str(value) if type(value) is int else value}
+            return {"k": type(value).__name__, "v": value}
         if type(value) is float:
             return {"k": "float", "v": struct.pack("<d", value).hex()}
         if type(value) is complex:
@@ -136,6 +138,8 @@ class Encoder:
         if type(value) is tuple:
             return {"k": "tuple", "v": [self.encode(item, holder) for item in value]}
         if isinstance(value, ir.ArrayKind):
+            if np.dtype(value.dtype.str) != value.dtype:
+                raise Uncacheable(f"{holder} is an array of {value.dtype}, a dtype without a name")
             return {"k": "arraykind", "dtype": value.dtype.str, "ndim": value.ndim,
                     "contiguous": value.contiguous,
                     "shape": None if value.shape is None else list(value.shape)}
@@ -203,7 +207,7 @@ class Decoder:
         if kind in ("NoneType", "bool", "str"):
             return recipe["v"]
         simple: dict[str, Callable[[Json], object]] = {
-            "int": lambda r: int(r["v"]),
+            "int": lambda r: int(r["v"], 16),
             "float": lambda r: _float(r["v"]),
             "complex": lambda r: complex(*(_float(part["v"]) for part in r["v"])),
             "bytes": lambda r: bytes.fromhex(r["v"]),
@@ -287,6 +291,9 @@ def _same(now: object, then: object) -> bool:
     values without identity across processes by type and bits)."""
     if now is then:
         return True
+    if isinstance(now, np.generic) and type(now) is type(then):
+        return bool(now.dtype == getattr(then, "dtype", None)) \
+            and now.tobytes() == np.asarray(then).tobytes()
     encoder = Encoder({}, {})
     try:
         return type(now) is type(then) and type(now) in (*_LITERAL_TYPES, float, complex,
@@ -342,8 +349,8 @@ class DiskCache:
                 _write(path, version, source, options, _hooks(loading))
             except Uncacheable as exc:
                 why += f"; not cacheable: {exc}"
-            except OSError as exc:
-                why += f"; not written: {exc}"
+            except (OSError, ValueError, TypeError) as exc:
+                why += f"; not written: {type(exc).__name__}: {exc}"
         self.events.append(f"disk miss: {why}")
         return version
 
