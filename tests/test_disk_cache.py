@@ -384,3 +384,36 @@ def test_never_a_wrong_answer_values_are_stored_exactly(value):
     back = disk_cache.Decoder(encoder.arrays, {}).decode(recipe)
     assert type(back) is type(value)
     assert pickle.dumps(back) == pickle.dumps(value)  # every bit, NaN payloads too
+
+
+def test_never_a_wrong_answer_a_fuzz_of_damaged_entries(make_modules, tmp_path, monkeypatch):
+    """Random byte flips and cuts: each read either warns and compiles again or (a flip the
+    format ignores) hits; the result is always the original's, bit for bit."""
+    monkeypatch.setenv(disk_cache.ENV_DIR, str(tmp_path / "cache"))
+    kernels = make_modules(helpers=HELPERS, kernels=KERNELS)["kernels"]
+    args = (np.linspace(0.1, 1.7, 5),)
+    want = kernels.mix.original(*args).tobytes()
+    assert kernels.mix(*args).tobytes() == want
+    (entry,) = [path for path in _entries(tmp_path) if path.name.startswith("mix-")]
+    good = entry.read_bytes()
+    generator = np.random.default_rng(13)
+    outcomes = set()
+    for _ in range(40):
+        damaged = bytearray(good)
+        if generator.random() < 0.25:
+            damaged = damaged[:int(generator.integers(0, len(good)))]
+        else:
+            for position in generator.integers(0, len(good), int(generator.integers(1, 4))):
+                damaged[position] ^= int(generator.integers(1, 256))
+        entry.write_bytes(bytes(damaged))
+        again = sc.symbolic(cache=True)(kernels.mix.original)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            assert again(*args).tobytes() == want
+        (event,) = sc.cache_info(again).disk
+        warned = [w for w in caught if issubclass(w.category, DiskCacheWarning)]
+        assert len(caught) == len(warned)
+        assert bool(warned) == (event == "disk miss: the entry was damaged (ignored)"), event
+        outcomes.add("hit" if event.startswith("disk hit") else "rebuilt")
+        entry.write_bytes(good)
+    assert "rebuilt" in outcomes

@@ -346,7 +346,9 @@ def cache_info(func: Any) -> CacheInfo:
     """The cache of compiled versions of a `@symbolic` function: hits (calls that came through
     Python and found their version; calls of the installed version are plain calls, not
     counted), misses (compilations), its size now and at most (`cache.MAX_VERSIONS`, least
-    recently used dropped first), and why each compilation happened, the last 32."""
+    recently used dropped first), and why each compilation happened, the last 32. With
+    `cache=True`, also what the disk cache did for each (`disk`: `disk hit: FILE`, or `disk
+    miss: ` and why: first use, which callee or global changed, not cacheable because ...)."""
     return _symbolic_state(func, "cache_info").cache.info()
 
 
