@@ -20,6 +20,7 @@ BENCHMARKS: dict[str, str] = {
     "vectorize": "benchmarks.bench_vectorize",
     "lifetimes": "benchmarks.bench_lifetimes",
     "costs": "benchmarks.bench_costs",
+    "cache": "benchmarks.bench_cache",
 }
 
 #: Environment variables that make OpenBLAS, OpenMP and MKL single-threaded; numpy's BLAS reads

@@ -34,7 +34,7 @@ from ..backend import loader
 from ..errors import SymbolicError
 from ..passes import pipeline
 from ..passes.pipeline import Pass
-from . import cache, callpath, compiler
+from . import cache, callpath, compiler, disk_cache
 from .cache import GENERAL, MAX_STALE_RECOMPILES, MAX_TYPE_MISSES, CacheInfo
 from .compiler import Version
 
@@ -89,10 +89,12 @@ class SymbolicFunction:
     the stub and the checks on entry call into."""
 
     def __init__(self, original: types.FunctionType, options: compiler.Options,
-                 static_argnames: Sequence[str] = (), check: bool = False) -> None:
+                 static_argnames: Sequence[str] = (), check: bool = False,
+                 disk: bool = False) -> None:
         self.original = original
         self.check = check
-        self.cache = cache.FunctionCache(original, options, static_argnames, self)
+        kept = disk_cache.DiskCache(original) if disk and not check else None
+        self.cache = cache.FunctionCache(original, options, static_argnames, self, kept)
         self.stubs: dict[int, types.CodeType] = {}
         self.wrapper = self._make_wrapper()
         with _registry_lock:
@@ -204,12 +206,14 @@ def symbolic(func: F, /) -> F: ...
 @overload
 def symbolic(*, passes: Sequence[Pass] | None = None, guards: bool = True,
              static_argnames: Sequence[str] = (), fastmath: bool = False,
-             check: bool = False, comments: bool = False) -> Callable[[F], F]: ...
+             check: bool = False, comments: bool = False, cache: bool = False,
+             ) -> Callable[[F], F]: ...
 
 
 def symbolic(func: Any = None, /, *, passes: Sequence[Pass] | None = None,
              guards: bool = True, static_argnames: Sequence[str] = (),
-             fastmath: bool = False, check: bool = False, comments: bool = False) -> Any:
+             fastmath: bool = False, check: bool = False, comments: bool = False,
+             cache: bool = False) -> Any:
     """Compile `func` to optimized Python on its first call; later calls run the compiled code.
 
     Use bare (`@symbolic`) or with options (`@symbolic(guards=False)`). The result is a plain
@@ -236,6 +240,12 @@ def symbolic(func: Any = None, /, *, passes: Sequence[Pass] | None = None,
       comments: end each generated statement with a comment saying which line of yours it
         came from and what the passes did to it (`# line 12: return g (lines 9-12: inline
         add ×3; ...)`).
+      cache: keep compiled versions on disk (in `SYMCOMPILE_CACHE_DIR`, by default the user's
+        cache directory, `~/.cache/symcompile`) and read them back in later processes while
+        the function, its inlined callees and the globals it relied on are unchanged
+        (`runtime.disk_cache`; `symcompile.cache_info(f).disk` says what happened, and why a
+        version was not kept). Not with `check`; compiled objects are not kept (their weights
+        live in the process).
 
     A call with arguments of type bool, int, float or complex may get a version compiled for
     those exact types (where a rewrite depends on them); it checks them on entry, and other
@@ -245,22 +255,23 @@ def symbolic(func: Any = None, /, *, passes: Sequence[Pass] | None = None,
     options = compiler.Options(passes=chosen, guards=guards, fastmath=fastmath, comments=comments)
     static = tuple(static_argnames)
     if func is None:
-        return functools.partial(_decorate, options=options, static_argnames=static, check=check)
-    return _decorate(func, options, static, check)
+        return functools.partial(_decorate, options=options, static_argnames=static, check=check,
+                                 disk=cache)
+    return _decorate(func, options, static, check, cache)
 
 
 def _decorate(func: Any, options: compiler.Options, static_argnames: Sequence[str] = (),
-              check: bool = False) -> Any:
+              check: bool = False, disk: bool = False) -> Any:
     if isinstance(func, (staticmethod, classmethod)):
-        return type(func)(_decorate(func.__func__, options, static_argnames, check))
+        return type(func)(_decorate(func.__func__, options, static_argnames, check, disk))
     if isinstance(func, types.MethodType):
-        return types.MethodType(_decorate(func.__func__, options, static_argnames, check),
+        return types.MethodType(_decorate(func.__func__, options, static_argnames, check, disk),
                                 func.__self__)
     state = state_of(func)
     if state is not None:
         func = state.original
     if objects.call_method(func) is not None and not static_argnames:
-        compiled = compiled_object(func, options, check)
+        compiled = compiled_object(func, options, check, disk)
         if compiled is not None:
             return compiled
     if not isinstance(func, types.FunctionType):
@@ -268,11 +279,11 @@ def _decorate(func: Any, options: compiler.Options, static_argnames: Sequence[st
             f"@symbolic compiles Python functions; got {type(func).__name__} {func!r}",
             hint="decorate a function written in Python (def or lambda)",
         )
-    return SymbolicFunction(func, options, static_argnames, check).wrapper
+    return SymbolicFunction(func, options, static_argnames, check, disk).wrapper
 
 
 def compiled_object(obj: object, options: compiler.Options, check: bool = False,
-                    ) -> types.MethodType | None:
+                    disk: bool = False) -> types.MethodType | None:
     """A callable object compiled: its `__call__` (a `@symbolic` one's original), compiled with
     the object as a static argument and bound to it; None if `__call__` takes no argument."""
     method = objects.call_method(obj)
@@ -285,7 +296,7 @@ def compiled_object(obj: object, options: compiler.Options, check: bool = False,
     kind = type(obj)
     called = compiler.CompiledObject(kind, objects.class_call(kind))
     compiled = SymbolicFunction(
-        method, dataclasses.replace(options, compiled_object=called), (self_name,), check)
+        method, dataclasses.replace(options, compiled_object=called), (self_name,), check, disk)
     return types.MethodType(compiled.wrapper, obj)
 
 
@@ -300,8 +311,15 @@ def _version_for(func: Any, args: tuple[Any, ...], kwargs: dict[str, Any], calle
 
 def version_for(func: Any, /, *args: Any, **kwargs: Any) -> Version:
     """The version of a `@symbolic` function (or compiled object) these arguments select, with
-    what compiling it made: its source, IR before and after, pass log, assumptions."""
-    return _version_for(func, args, kwargs, "version_for")
+    what compiling it made: its source, IR before and after, pass log, assumptions (a version
+    read from the disk cache has none of these: the same is compiled again, not installed)."""
+    found = _version_for(func, args, kwargs, "version_for")
+    if found.from_disk is None:
+        return found
+    versions = _symbolic_state(func, "version_for").cache
+    bound_self = (func.__self__,) if isinstance(func, types.MethodType) else ()
+    _, static, kinds = versions.key_for((*bound_self, *args), kwargs)
+    return versions.compiled_again(found, static, kinds)
 
 
 def state_of(func: Any) -> SymbolicFunction | None:
@@ -328,7 +346,9 @@ def cache_info(func: Any) -> CacheInfo:
     """The cache of compiled versions of a `@symbolic` function: hits (calls that came through
     Python and found their version; calls of the installed version are plain calls, not
     counted), misses (compilations), its size now and at most (`cache.MAX_VERSIONS`, least
-    recently used dropped first), and why each compilation happened, the last 32."""
+    recently used dropped first), and why each compilation happened, the last 32. With
+    `cache=True`, also what the disk cache did for each (`disk`: `disk hit: FILE`, or `disk
+    miss: ` and why: first use, which callee or global changed, not cacheable because ...)."""
     return _symbolic_state(func, "cache_info").cache.info()
 
 

@@ -36,7 +36,7 @@ from ..errors import SymbolicError
 from ..frontend import build as frontend
 from ..ir.nodes import ArgumentType
 from ..passes.pipeline import Pass
-from . import callpath, check, compiler
+from . import callpath, check, compiler, disk_cache
 from .compiler import Version
 
 # the most versions one function keeps (about 20-60 kB each for small functions)
@@ -148,6 +148,11 @@ class CacheInfo:
     size: int          # versions held now
     max_size: int      # the most versions held (least recently used dropped first)
     reasons: tuple[str, ...]  # why each compilation happened, oldest first (the last 32)
+    # with `cache=True`: versions read from disk, compiled for want of a fitting entry, and
+    # what happened each time, oldest first (`disk hit: FILE`, `disk miss: WHY`)
+    disk_hits: int = 0
+    disk_misses: int = 0
+    disk: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass
@@ -242,8 +247,10 @@ class FunctionCache:
     function's code calls into when it is not the installed version's."""
 
     def __init__(self, original: types.FunctionType, options: compiler.Options,
-                 static_argnames: Sequence[str] = (), public: Public | None = None) -> None:
+                 static_argnames: Sequence[str] = (), public: Public | None = None,
+                 disk: disk_cache.DiskCache | None = None) -> None:
         self.original = original
+        self.disk = disk  # `@symbolic(cache=True)`: versions kept between processes
         self.options = options
         self.public = public
         self.signature = inspect.signature(original)
@@ -344,7 +351,11 @@ class FunctionCache:
 
     def info(self) -> CacheInfo:
         with self.lock:
-            return self.store.info()
+            info = self.store.info()
+        if self.disk is None:
+            return info
+        return dataclasses.replace(info, disk_hits=self.disk.hits, disk_misses=self.disk.misses,
+                                   disk=tuple(self.disk.events))
 
     def _obtained(self, key: Hashable, static: dict[str, Any], kinds: dict[str, ArgumentType],
                   reason: str | None, untyped: bool, wait: bool) -> Version:
@@ -547,9 +558,11 @@ class FunctionCache:
             return self._as_written(f"reads a frame's locals ({reader}): runs as written")
         try:
             with callpath.marked_compiling(self):
-                return compiler.compile_version(self.source, self._options(static, kinds),
-                                                self._loading())
-        except SymbolicError:
+                options, loading = self._options(static, kinds), self._loading()
+                if self.disk is not None:
+                    return self.disk.version(self.source, options, loading)
+                return compiler.compile_version(self.source, options, loading)
+        except (SymbolicError, Warning):  # (a warning filtered into an error: as itself)
             raise
         except RecursionError:
             return self._as_written("too deeply nested for symcompile: runs as written")
@@ -560,6 +573,15 @@ class FunctionCache:
                 "Meanwhile run the function as plain Python: remove @symbolic or use "
                 "symcompile.disable()",
             ) from exc
+
+    def compiled_again(self, version: Version, static: dict[str, Any],
+                       kinds: dict[str, ArgumentType]) -> Version:
+        """`version` (read from the disk cache: no IR, no pass log) compiled again with the
+        same options, with all that compiling makes; not stored, not installed."""
+        relied = kinds if _relied_types(version) else {}
+        with callpath.marked_compiling(self):
+            return compiler.compile_version(self.source, self._options(static, relied),
+                                            self._loading())
 
     def _as_written(self, note: str) -> Version:
         return compiler.kept_as_written(self.source.function, note, self.original)

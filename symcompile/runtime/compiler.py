@@ -113,11 +113,16 @@ class Version:
     bindings: dict[str, object] = dataclasses.field(default_factory=dict)
     filename: str | None = None  # the generated source's name in linecache
     note: str = ""
+    # for each line of `source`, the user's line it runs as (`codegen.user_lines`)
+    lines: tuple[int, ...] = ()
+    # a version restored from the disk cache: what it relies on (it has no IR), its entry
+    relied: tuple[Assumption, ...] = ()
+    from_disk: str | None = None
 
     @property
     def assumptions(self) -> tuple[Assumption, ...]:
         """What the code relies on (checked on entry where a `Loading` asked for checks)."""
-        return self.ir.assumptions if self.ir is not None else ()
+        return self.ir.assumptions if self.ir is not None else self.relied
 
     @property
     def notes(self) -> list[Note]:
@@ -159,9 +164,19 @@ def compile_version(source: Source, options: Options, loading: Loading | None = 
         after, loading.recompile if loading else None, guard_globals=options.guards,
         type_miss=loading.type_miss if loading else None, comments=comments, spell_names=spell)
     version = Version(source.function, generated.source, None, before=before, ir=after, log=log,
-                      bindings=generated.bindings)
+                      bindings=generated.bindings, lines=generated.lines)
     if loading is not None:
-        version.function, version.filename = _loaded(generated, after, loading)
+        version.function, version.filename = _loaded(generated, after.shared_cells, loading)
+    return version
+
+
+def restored_version(source: Source, generated: codegen.Generated,
+                     relied: tuple[Assumption, ...], loading: Loading, entry: str) -> Version:
+    """A version read back from the disk cache's `entry` (`disk_cache`): its generated source,
+    the objects it binds found again, and what it relies on, loaded as a compiled one is."""
+    version = Version(source.function, generated.source, None, bindings=generated.bindings,
+                      lines=generated.lines, relied=relied, from_disk=entry)
+    version.function, version.filename = _loaded(generated, {}, loading)
     return version
 
 
@@ -220,11 +235,11 @@ def _with_objects(function: ir.Function, found: Mapping[str, object]) -> ir.Func
         function.body, lambda stmt: map_statement_expressions(stmt, read)))
 
 
-def _loaded(generated: codegen.Generated, function: ir.Function, loading: Loading,
-            ) -> tuple[types.FunctionType, str]:
-    """The generated function, compiled in the original's world, and its linecache name
-    (forgotten with the function)."""
-    closure = {**loading.scope.closure, **function.shared_cells}  # inlined closures' cells too
+def _loaded(generated: codegen.Generated, shared_cells: Mapping[str, types.CellType],
+            loading: Loading) -> tuple[types.FunctionType, str]:
+    """The generated function, compiled in the original's world (with the cells of inlined
+    closures, `shared_cells`), and its linecache name (forgotten with the function)."""
+    closure = {**loading.scope.closure, **shared_cells}
     # pad to the public function's closure, which can grow but never shrink
     padding = loading.free_count - len(set(closure) | set(generated.bindings))
     scope = dataclasses.replace(loading.scope, closure=closure, bindings=generated.bindings,
