@@ -471,3 +471,96 @@ def test_never_a_wrong_answer_reduce_callee_checked_where_the_statement_runs(
     monkeypatch.setattr(reducers, "functools", fake)
     assert_equivalent(reducers.decayed, compiled, ([1.0, 2.0], 0.0))
     assert compiled([1.0], 0.0) == ("fake", [1.0], 0.0)
+
+
+# ------------------------------------------------------------------ inline_map_filter
+
+_MAP_FILTER = """
+SCALE = 3.0
+
+
+def scaled_below(xs, limit):
+    return list(map(lambda x: x * SCALE, filter(lambda y: y < limit, xs)))
+
+
+def squares_and_truthy(xs):
+    squares = list(map(lambda v: v * v, xs))
+    return squares, len(list(filter(lambda v: v, xs)))
+
+
+def given(xs, map):
+    return list(map(lambda x: x + 1, xs))
+"""
+
+
+class Loud:
+    """A value whose comparison and product write to a log, and whose truth may raise."""
+
+    log: ClassVar[list[str]] = []
+
+    def __init__(self, value: float) -> None:
+        self.value = value
+
+    def __lt__(self, other: object) -> bool:
+        Loud.log.append(f"{self.value} < {other}")
+        return self.value < other  # type: ignore[operator]
+
+    def __mul__(self, other: object) -> float:
+        factor = getattr(other, "value", other)
+        Loud.log.append(f"{self.value} * {factor}")
+        if self.value == 13:
+            raise ValueError("unlucky")
+        return self.value * factor  # type: ignore[operator]
+
+    def __bool__(self) -> bool:
+        Loud.log.append(f"bool {self.value}")
+        if self.value == 7:
+            raise RuntimeError("no truth for 7")
+        return bool(self.value)
+
+
+@pytest.fixture
+def mappers(make_module: Callable[[str], types.ModuleType]) -> types.ModuleType:
+    return make_module(_MAP_FILTER)
+
+
+@pytest.mark.parametrize("xs", [[], [1.0, -2.0, 5.0], (1.0, 2.0), range(4), 5, None,
+                                [1, 2**70, "a"], ["a", 1.0]])
+def test_never_a_wrong_answer_map_filter_as_a_comprehension(mappers: types.ModuleType,
+                                                            xs: object) -> None:
+    for function in (mappers.scaled_below, mappers.squares_and_truthy):
+        args = (xs, 2.5) if function is mappers.scaled_below else (xs,)
+        compiled = sc.symbolic(function)
+        assert_equivalent(function, compiled, args)
+        assert " for x_2 in xs" in sc.source(compiled, [1.0], 2.5) \
+            if function is mappers.scaled_below else " for v_2 in xs" in sc.source(compiled, [1.0])
+
+
+@pytest.mark.parametrize("values", [[1.0, 3.0, 2.0], [1.0, 13.0, 2.0], [0.0, 7.0, 2.0]])
+def test_never_a_wrong_answer_map_filter_runs_element_code_in_the_same_order(
+        mappers: types.ModuleType, values: list[float]) -> None:
+    logs = []
+    for function in (mappers.scaled_below, sc.symbolic(mappers.scaled_below),
+                     mappers.squares_and_truthy, sc.symbolic(mappers.squares_and_truthy)):
+        Loud.log = []
+        try:
+            args = ([Loud(v) for v in values], 20.0)
+            result: object = function(*args[:1 if "truthy" in function.__name__ else 2])
+        except (ValueError, RuntimeError) as error:
+            result = repr(error)
+        logs.append((result, list(Loud.log)))
+    assert logs[0] == logs[1] and logs[2] == logs[3]
+
+
+def test_never_a_wrong_answer_map_filter_builtins_checked_where_the_call_runs(
+        mappers: types.ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A builtin shadowed after compiling, or one the function is given, is called."""
+    given = sc.symbolic(mappers.given)
+    assert_equivalent(mappers.given, given, ([1.0, 2.0], lambda f, xs: ["mine", *xs]))
+    assert "for " not in sc.source(given, [1.0], map)
+    compiled = sc.symbolic(mappers.scaled_below)
+    assert compiled([1.0, 2.0], 2.5) == [3.0, 6.0]
+    monkeypatch.setattr(mappers, "filter", lambda fn, xs: [x for x in xs if not fn(x)],
+                        raising=False)
+    assert_equivalent(mappers.scaled_below, compiled, ([1.0, 4.0], 2.5))
+    assert compiled([1.0, 4.0], 2.5) == [12.0]
