@@ -87,6 +87,7 @@ class _Inliner:
         self.namespace = function.namespace
         self.taken = all_names(function)
         self.local = function.locals | written_names(function)
+        self.loc = function.loc  # the statement at hand's
         # the calls kept beside a comprehension made in an earlier round: left as they are
         self.kept: set[int] = set()
         for stmt in walk_statements(function.body):
@@ -136,7 +137,7 @@ class _Inliner:
                                 for name, value in zip(names, (list, map if mapped else filter,
                                                                filter))]
         tests.append(ir.Compare(("is",), (ir.Call(ir.Const(type), (xs,), ()), ir.Const(list))))
-        notes.changed("inline_map_filter", "{} as a list comprehension", expr)
+        notes.changed("inline_map_filter", "{} as a list comprehension", expr, loc=self.loc)
         return ir.IfExp(ir.BoolOp("and", tuple(tests)), comprehension, expr)
 
 
@@ -144,6 +145,10 @@ def inline_map_filter(function: ir.Function) -> ir.Function:
     """Write `list(map(lambda, filter(lambda, xs)))` (or one of the two) as a comprehension,
     behind tests of the builtins and the list, the call as written kept for the rest."""
     inliner = _Inliner(function)
-    body = map_statements(function.body,
-                          lambda stmt: map_statement_expressions(stmt, inliner.expr))
+
+    def statement(stmt: ir.Stmt) -> ir.Stmt:
+        inliner.loc = getattr(stmt, "loc", function.loc)
+        return map_statement_expressions(stmt, inliner.expr)
+
+    body = map_statements(function.body, statement)
     return function if body is function.body else function.with_body(body)
