@@ -9,6 +9,7 @@ import math
 import struct
 import types
 from collections.abc import Callable
+from typing import ClassVar
 
 import numpy as np
 import pytest
@@ -350,3 +351,216 @@ def test_never_a_wrong_answer_indexed_loop_with_a_module_range(
     x = np.linspace(0.0, 1.0, 100)
     assert_equivalent(module.ema, sc.symbolic(module.ema), (x, 0.5))
 
+
+
+# ------------------------------------------------------------------ inline_reduce
+
+_REDUCE = """
+import functools
+from functools import reduce
+
+SCALE = 2.0
+
+
+def decayed(xs, start):
+    return functools.reduce(lambda acc, x: acc * 0.5 + x * SCALE, xs, start)
+
+
+def product(xs):
+    return reduce(lambda a, b: a * b, xs)
+
+
+def shadowing(xs, acc):
+    x = 10.0
+    return functools.reduce(lambda acc, x: acc - x / acc, xs, acc)
+
+
+def given(xs, tools):
+    return tools.reduce(lambda acc, x: acc + x, xs, 0.0)
+"""
+
+
+class Noisy:
+    """An element whose `*` writes to a log, raises on a zero, and grows the list it is in."""
+
+    log: ClassVar[list[str]] = []
+
+    def __init__(self, value: float, home: list[object] | None = None) -> None:
+        self.value, self.home = value, home
+
+    def __mul__(self, other: object) -> Noisy:
+        Noisy.log.append(f"{self.value} * {getattr(other, 'value', other)}")
+        if getattr(other, "value", other) == 0:
+            raise ZeroDivisionError("a zero in the product")
+        if self.home is not None and len(self.home) < 4:
+            self.home.append(Noisy(7.0))
+        return Noisy(self.value * getattr(other, "value", other))
+
+    def __repr__(self) -> str:
+        return f"Noisy({self.value})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Noisy) and other.value == self.value
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+@pytest.fixture
+def reducers(make_module: Callable[[str], types.ModuleType]) -> types.ModuleType:
+    return make_module(_REDUCE)
+
+
+@pytest.mark.parametrize("xs", [[], [1.0], [1.0, 2.5, -3.0], (1.0, 2.0), range(3), 5, None,
+                                [1, 2**70], ["a", "b"], [1.0, "b"]])
+@pytest.mark.parametrize("start", [0.0, 1, "s"])
+def test_never_a_wrong_answer_reduce_written_as_a_loop(reducers: types.ModuleType,
+                                                       xs: object, start: object) -> None:
+    """Values, reduce's own TypeErrors (what is not iterable), the operations' errors."""
+    compiled = sc.symbolic(reducers.decayed)
+    assert_equivalent(reducers.decayed, compiled, (xs, start))
+    assert "for x" in sc.source(compiled, [1.0], 0.0)
+
+
+@pytest.mark.parametrize("xs", [[], [3.0], [3.0, 0.5, 2**0.5], [2, 3, 2**40], (2.0, 3.0), 7,
+                                ["ab", 3], [3, "ab"]])
+def test_never_a_wrong_answer_reduce_without_start(reducers: types.ModuleType,
+                                                   xs: object) -> None:
+    """An empty list raises reduce's TypeError; the first element starts the product."""
+    compiled = sc.symbolic(reducers.product)
+    assert_equivalent(reducers.product, compiled, (xs,))
+    assert "next(" in sc.source(compiled, [1.0])
+
+
+def test_never_a_wrong_answer_reduce_runs_element_code_in_the_same_order(
+        reducers: types.ModuleType) -> None:
+    """Elements' code runs in the same order, sees the list grow as reduce does, raises alike."""
+    compiled = sc.symbolic(reducers.product)
+    for function in (reducers.product, compiled):
+        logs = []
+        for values in ([2.0, 3.0, 4.0], [2.0, 0, 4.0]):
+            Noisy.log = []
+            home: list[object] = []
+            home += [Noisy(v, home) if v else 0 for v in values]
+            try:
+                result: object = function(home)
+            except ZeroDivisionError as error:
+                result = str(error)
+            logs.append((result, list(Noisy.log), len(home)))
+        if function is reducers.product:
+            expected = logs
+    assert logs == expected
+
+
+@pytest.mark.parametrize("xs", [[], [2.0, 4.0]])
+def test_never_a_wrong_answer_reduce_lambda_parameters_renamed(reducers: types.ModuleType,
+                                                               xs: list[float]) -> None:
+    compiled = sc.symbolic(reducers.shadowing)
+    assert_equivalent(reducers.shadowing, compiled, (xs, 1.0))
+    assert "for x" in sc.source(compiled, xs, 1.0)
+
+
+def test_never_a_wrong_answer_reduce_callee_checked_where_the_statement_runs(
+        reducers: types.ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A global rebound after compiling, or a callee the function is given, is called."""
+    fake = types.SimpleNamespace(reduce=lambda fn, xs, start: ("fake", list(xs), start))
+    given = sc.symbolic(reducers.given)
+    assert_equivalent(reducers.given, given, ([1.0, 2.0], fake))
+    assert "for " not in sc.source(given, [1.0], fake)
+    compiled = sc.symbolic(reducers.decayed)
+    assert compiled([1.0, 2.0], 0.0) == reducers.decayed([1.0, 2.0], 0.0)
+    monkeypatch.setattr(reducers, "functools", fake)
+    assert_equivalent(reducers.decayed, compiled, ([1.0, 2.0], 0.0))
+    assert compiled([1.0], 0.0) == ("fake", [1.0], 0.0)
+
+
+# ------------------------------------------------------------------ inline_map_filter
+
+_MAP_FILTER = """
+SCALE = 3.0
+
+
+def scaled_below(xs, limit):
+    return list(map(lambda x: x * SCALE, filter(lambda y: y < limit, xs)))
+
+
+def squares_and_truthy(xs):
+    squares = list(map(lambda v: v * v, xs))
+    return squares, len(list(filter(lambda v: v, xs)))
+
+
+def given(xs, map):
+    return list(map(lambda x: x + 1, xs))
+"""
+
+
+class Loud:
+    """A value whose comparison and product write to a log, and whose truth may raise."""
+
+    log: ClassVar[list[str]] = []
+
+    def __init__(self, value: float) -> None:
+        self.value = value
+
+    def __lt__(self, other: object) -> bool:
+        Loud.log.append(f"{self.value} < {other}")
+        return self.value < other  # type: ignore[operator]
+
+    def __mul__(self, other: object) -> float:
+        factor = getattr(other, "value", other)
+        Loud.log.append(f"{self.value} * {factor}")
+        if self.value == 13:
+            raise ValueError("unlucky")
+        return self.value * factor  # type: ignore[operator]
+
+    def __bool__(self) -> bool:
+        Loud.log.append(f"bool {self.value}")
+        if self.value == 7:
+            raise RuntimeError("no truth for 7")
+        return bool(self.value)
+
+
+@pytest.fixture
+def mappers(make_module: Callable[[str], types.ModuleType]) -> types.ModuleType:
+    return make_module(_MAP_FILTER)
+
+
+@pytest.mark.parametrize("xs", [[], [1.0, -2.0, 5.0], (1.0, 2.0), range(4), 5, None,
+                                [1, 2**70, "a"], ["a", 1.0]])
+def test_never_a_wrong_answer_map_filter_as_a_comprehension(mappers: types.ModuleType,
+                                                            xs: object) -> None:
+    for function in (mappers.scaled_below, mappers.squares_and_truthy):
+        args = (xs, 2.5) if function is mappers.scaled_below else (xs,)
+        compiled = sc.symbolic(function)
+        assert_equivalent(function, compiled, args)
+        assert " for x_2 in xs" in sc.source(compiled, [1.0], 2.5) \
+            if function is mappers.scaled_below else " for v_2 in xs" in sc.source(compiled, [1.0])
+
+
+@pytest.mark.parametrize("values", [[1.0, 3.0, 2.0], [1.0, 13.0, 2.0], [0.0, 7.0, 2.0]])
+def test_never_a_wrong_answer_map_filter_runs_element_code_in_the_same_order(
+        mappers: types.ModuleType, values: list[float]) -> None:
+    logs = []
+    for function in (mappers.scaled_below, sc.symbolic(mappers.scaled_below),
+                     mappers.squares_and_truthy, sc.symbolic(mappers.squares_and_truthy)):
+        Loud.log = []
+        try:
+            args = ([Loud(v) for v in values], 20.0)
+            result: object = function(*args[:1 if "truthy" in function.__name__ else 2])
+        except (ValueError, RuntimeError) as error:
+            result = repr(error)
+        logs.append((result, list(Loud.log)))
+    assert logs[0] == logs[1] and logs[2] == logs[3]
+
+
+def test_never_a_wrong_answer_map_filter_builtins_checked_where_the_call_runs(
+        mappers: types.ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A builtin shadowed after compiling, or one the function is given, is called."""
+    given = sc.symbolic(mappers.given)
+    assert_equivalent(mappers.given, given, ([1.0, 2.0], lambda f, xs: ["mine", *xs]))
+    assert "for " not in sc.source(given, [1.0], map)
+    compiled = sc.symbolic(mappers.scaled_below)
+    assert compiled([1.0, 2.0], 2.5) == [3.0, 6.0]
+    monkeypatch.setattr(mappers, "filter", lambda fn, xs: [x for x in xs if not fn(x)],
+                        raising=False)
+    assert_equivalent(mappers.scaled_below, compiled, ([1.0, 4.0], 2.5))
+    assert compiled([1.0, 4.0], 2.5) == [12.0]

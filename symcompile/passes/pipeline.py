@@ -32,6 +32,8 @@ from .forward_single_uses import forward_single_uses
 from .hoist_globals import hoist_globals
 from .hoist_loop_invariants import hoist_loop_invariants
 from .inline_calls import inline_calls
+from .inline_map_filter import inline_map_filter
+from .inline_reduce import inline_reduce
 from .iterate_lists import iterate_lists
 from .propagate import propagate
 from .simplify_algebra import simplify_algebra
@@ -46,6 +48,12 @@ Pass = Callable[[ir.Function], ir.Function]
 PASSES: tuple[Pass, ...] = (
     # first make the callees' bodies part of this function, so every later pass sees them
     inline_calls,
+    # write `return functools.reduce(lambda ...)` out as a loop (behind tests of the callee and
+    # the list), so the passes below see the lambda's body in it
+    inline_reduce,
+    # and `list(map(lambda ..., filter(lambda ..., xs)))` as a list comprehension (behind tests
+    # of the builtins and the list)
+    inline_map_filter,
     # carry known constants and copies to their uses, so folding sees them; drop dead branches
     propagate,
     # evaluate what is now constant, including global and module constants
