@@ -453,3 +453,22 @@ def test_same_locals_seen_by_a_callee_reading_its_callers_frame(make_module: Mak
             return who()
     """)
     assert_equivalent(module.f, sc.symbolic(module.f), (1,))
+
+
+def test_never_stuck_parameter_named_like_an_imported_module(make_module: MakeModule):
+    """CPython calls `functools.reduce(...)` as a module's function wherever the file imports
+    `functools`, even where `functools` is a parameter; the check that the file still holds
+    the code must compile it the same way, not report the file as edited."""
+    module = make_module("""
+        import functools
+
+        class Folder:
+            def reduce(self, xs):
+                return sum(xs)
+
+        def fold(xs, functools):
+            return functools.reduce(xs)
+    """)
+    compiled = sc.symbolic(module.fold)
+    assert compiled([1, 2, 3], module.Folder()) == 6
+    assert "functools.reduce(xs)" in sc.source(compiled, [1, 2, 3], module.Folder())

@@ -272,8 +272,11 @@ def _imported_names(filename: str, text: str) -> frozenset[str]:
 
 
 def _names_read(code: types.CodeType) -> set[str]:
-    """The names of globals and attributes `code` and the code nested in it read."""
-    return set(code.co_names).union(*(inner.co_names for inner in _nested_codes(code)))
+    """The names `code` and the code nested in it use: globals, attributes and locals (CPython
+    calls `name.f()` as it calls a module's function wherever the module imports `name`, even
+    where `name` is a local: `def g(functools): functools.reduce(...)`)."""
+    return set().union(*(inner.co_names + inner.co_varnames + inner.co_cellvars
+                         + inner.co_freevars for inner in (code, *_nested_codes(code))))
 
 
 def _nested_codes(code: types.CodeType) -> Iterator[types.CodeType]:
