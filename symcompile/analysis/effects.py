@@ -48,7 +48,7 @@ from ..ir.rewrite import (
 )
 from .attributes import static_attribute
 from .evaluation_order import late_reads, stored, target_parts
-from .plain_values import PlainValues
+from .plain_values import PlainValues, plain_locals_shared
 from .trusted import (
     ANY_ARGUMENT_METHODS,
     BLIND_BUILTINS,
@@ -60,7 +60,7 @@ from .trusted import (
     plain_value,
     union,
 )
-from .value_types import type_assumptions
+from .value_types import type_assumptions, types_shared
 
 # (what the body running no unseen code rests on, what every returned value being plain does)
 CalleeVerdict = tuple[Relied | None, Relied | None]
@@ -69,6 +69,14 @@ CalleeKey = tuple[types.CodeType, frozenset[str], frozenset[object]]
 
 _shared_verdicts: contextvars.ContextVar[dict[CalleeKey, CalleeVerdict] | None] = \
     contextvars.ContextVar("symcompile_callee_verdicts", default=None)
+
+
+@contextlib.contextmanager
+def analyses_shared() -> Iterator[None]:
+    """Inside the block (one compilation), the analyses of a function object that does not
+    change are worked out once: its callees' verdicts, its plain locals and its types."""
+    with callee_verdicts_shared(), plain_locals_shared(), types_shared():
+        yield
 
 
 @contextlib.contextmanager
@@ -98,6 +106,9 @@ class Effects(PlainValues):
         # what the verdicts rewrites depended on rest on (see `rely`)
         self.relied: set[str] = set()
         super().__init__(function, plain_parameters)
+
+    def scope(self) -> frozenset[object]:
+        return self.visiting  # a callee being judged already is never transparent
 
     # ----------------------------------------------------------------- callees
 
