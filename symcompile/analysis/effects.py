@@ -105,6 +105,8 @@ class Effects(PlainValues):
         self._callees: dict[CalleeKey, CalleeVerdict] = {} if shared is None else shared
         # what the verdicts rewrites depended on rest on (see `rely`)
         self.relied: set[str] = set()
+        # each global name's callee a call may see through (`_transparent_callee`), once read
+        self._transparent: dict[str, types.FunctionType | None] = {}
         super().__init__(function, plain_parameters)
 
     def scope(self) -> frozenset[object]:
@@ -148,13 +150,12 @@ class Effects(PlainValues):
         arguments run no unseen code (its name, and what its body's verdict rests on, in the
         caller's terms), or None if it may run some. With `result`, what makes the call also
         return a plain value."""
-        found, value = self.static_value(ir.Name(name))
-        state = static_attribute(value, "_symcompile")
-        callee = static_attribute(state, "original", value)
-        namespace = self.function.namespace
-        if not found or not isinstance(callee, types.FunctionType) or namespace is None \
-                or callee.__globals__ is not namespace.globals or callee.__code__.co_freevars \
-                or callee.__code__ in self.visiting:
+        if name in self.locals:
+            return None
+        if name not in self._transparent:
+            self._transparent[name] = self._transparent_callee(name)
+        callee = self._transparent[name]
+        if callee is None:
             return None
         plains = self._parameter_verdicts(callee, args, keywords)
         if plains is None:
@@ -166,6 +167,19 @@ class Effects(PlainValues):
             return None
         relied = {name} | {n for n in inner if n not in plains}
         return union([frozenset(relied), *(plains[n] for n in inner if n in plains)])
+
+    def _transparent_callee(self, name: str) -> types.FunctionType | None:
+        """The function of this module the global `name` holds, if a call of it may be seen
+        through (not one being judged already), or None."""
+        found, value = self.static_value(ir.Name(name))
+        state = static_attribute(value, "_symcompile")
+        callee = static_attribute(state, "original", value)
+        namespace = self.function.namespace
+        if not found or not isinstance(callee, types.FunctionType) or namespace is None \
+                or callee.__globals__ is not namespace.globals or callee.__code__.co_freevars \
+                or callee.__code__ in self.visiting:
+            return None
+        return callee
 
     def _parameter_verdicts(self, callee: types.FunctionType, args: list[ir.Expr],
                             keywords: tuple[ir.Keyword, ...]) -> dict[str, Relied | None] | None:
