@@ -18,8 +18,12 @@ import pytest
 
 import symcompile as sc
 from benchmarks import bench_compile
+from symcompile import ir
+from symcompile.analysis import plain_values, value_types
+from symcompile.analysis.effects import Effects, analyses_shared
 from symcompile.ir import names as analysis
 from symcompile.ir.rewrite import statement_expressions
+from symcompile.passes import pipeline
 from symcompile.runtime import api
 from symcompile.runtime.oracle import assert_equivalent
 
@@ -105,3 +109,63 @@ def test_never_stuck_5000_line_function(make_module: Loader) -> None:
     assert version.ir is not None, version.note
     assert seconds < 60.0
     assert gc.isenabled()
+
+
+FANCY = """
+def add(a, b):
+    return a + b
+
+
+def fancy_func(a, b, c, d):
+    e = add(a, b)
+    f = add(c, d)
+    g = add(e, f)
+    return g
+"""
+
+
+def test_never_stuck_an_unchanged_function_is_analysed_once_per_compilation(
+        make_module: Loader, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Most passes return the function they were given; the next pass's analyses of that same
+    function (its plain locals, a fixed point, and its types) are found once per compilation
+    (fancy_func's compile worked its plain locals out twelve times, for five functions)."""
+    found: list[tuple[ir.Function, frozenset[str], object]] = []  # held: ids stay their own
+    typed: list[ir.Function] = []
+    find, types_before = plain_values.PlainValues._find_plain_locals, value_types._types_before
+
+    def counted_find(self: plain_values.PlainValues, parameters: set[str]) -> object:
+        found.append((self.function, frozenset(self.plain_parameters), self.scope()))
+        return find(self, parameters)
+
+    def counted_types(function: ir.Function) -> object:
+        typed.append(function)
+        return types_before(function)
+
+    before, _, _ = pipeline.optimize(make_module(FANCY).fancy_func, passes=[])
+    monkeypatch.setattr(plain_values.PlainValues, "_find_plain_locals", counted_find)
+    monkeypatch.setattr(value_types, "_types_before", counted_types)
+    _, log = pipeline.run_passes(before)
+    assert any(run.changed for run in log) and len(log) > 2 * len(typed)
+    keys = [(id(function), parameters, scope) for function, parameters, scope in found]
+    assert found and len(set(keys)) == len(keys)
+    assert typed and len({id(function) for function in typed}) == len(typed)
+
+
+def test_same_answers_an_analysis_learning_locals_leaves_the_shared_findings_alone(
+        make_module: Loader) -> None:
+    """Analyses of one function share what they first found, each with its own copy: locals
+    one learns (a pass's new statements) are not known to the next."""
+    module = make_module("def f(x):\n    y = 2.0\n    return x + y\n")
+    function, _, _ = pipeline.optimize(module.f, passes=[])
+    with analyses_shared():
+        first, second = Effects(function), Effects(function)  # found, then shared
+        for learning in first, second:
+            learning.learn([ir.Assign((ir.Name("z"),), ir.Const(1.0), function.loc)])
+            learning.rely(frozenset({"y"}))
+            assert "z" in learning.plain_locals and "z" in learning.locals
+        third = Effects(function)
+        types = value_types.types_before(function)
+        types[0] = {}
+        assert 0 not in value_types.types_before(function)
+    assert "z" not in third.plain_locals and "z" not in third.locals
+    assert third.plain_locals == {"y": frozenset()} and third.relied == set()

@@ -48,7 +48,7 @@ from ..ir.rewrite import (
 )
 from .attributes import static_attribute
 from .evaluation_order import late_reads, stored, target_parts
-from .plain_values import PlainValues
+from .plain_values import PlainValues, plain_locals_shared
 from .trusted import (
     ANY_ARGUMENT_METHODS,
     BLIND_BUILTINS,
@@ -60,7 +60,7 @@ from .trusted import (
     plain_value,
     union,
 )
-from .value_types import type_assumptions
+from .value_types import type_assumptions, types_shared
 
 # (what the body running no unseen code rests on, what every returned value being plain does)
 CalleeVerdict = tuple[Relied | None, Relied | None]
@@ -69,6 +69,14 @@ CalleeKey = tuple[types.CodeType, frozenset[str], frozenset[object]]
 
 _shared_verdicts: contextvars.ContextVar[dict[CalleeKey, CalleeVerdict] | None] = \
     contextvars.ContextVar("symcompile_callee_verdicts", default=None)
+
+
+@contextlib.contextmanager
+def analyses_shared() -> Iterator[None]:
+    """Inside the block (one compilation), the analyses of a function object that does not
+    change are worked out once: its callees' verdicts, its plain locals and its types."""
+    with callee_verdicts_shared(), plain_locals_shared(), types_shared():
+        yield
 
 
 @contextlib.contextmanager
@@ -97,7 +105,12 @@ class Effects(PlainValues):
         self._callees: dict[CalleeKey, CalleeVerdict] = {} if shared is None else shared
         # what the verdicts rewrites depended on rest on (see `rely`)
         self.relied: set[str] = set()
+        # each global name's callee a call may see through (`_transparent_callee`), once read
+        self._transparent: dict[str, types.FunctionType | None] = {}
         super().__init__(function, plain_parameters)
+
+    def scope(self) -> frozenset[object]:
+        return self.visiting  # a callee being judged already is never transparent
 
     # ----------------------------------------------------------------- callees
 
@@ -137,13 +150,12 @@ class Effects(PlainValues):
         arguments run no unseen code (its name, and what its body's verdict rests on, in the
         caller's terms), or None if it may run some. With `result`, what makes the call also
         return a plain value."""
-        found, value = self.static_value(ir.Name(name))
-        state = static_attribute(value, "_symcompile")
-        callee = static_attribute(state, "original", value)
-        namespace = self.function.namespace
-        if not found or not isinstance(callee, types.FunctionType) or namespace is None \
-                or callee.__globals__ is not namespace.globals or callee.__code__.co_freevars \
-                or callee.__code__ in self.visiting:
+        if name in self.locals:
+            return None
+        if name not in self._transparent:
+            self._transparent[name] = self._transparent_callee(name)
+        callee = self._transparent[name]
+        if callee is None:
             return None
         plains = self._parameter_verdicts(callee, args, keywords)
         if plains is None:
@@ -155,6 +167,19 @@ class Effects(PlainValues):
             return None
         relied = {name} | {n for n in inner if n not in plains}
         return union([frozenset(relied), *(plains[n] for n in inner if n in plains)])
+
+    def _transparent_callee(self, name: str) -> types.FunctionType | None:
+        """The function of this module the global `name` holds, if a call of it may be seen
+        through (not one being judged already), or None."""
+        found, value = self.static_value(ir.Name(name))
+        state = static_attribute(value, "_symcompile")
+        callee = static_attribute(state, "original", value)
+        namespace = self.function.namespace
+        if not found or not isinstance(callee, types.FunctionType) or namespace is None \
+                or callee.__globals__ is not namespace.globals or callee.__code__.co_freevars \
+                or callee.__code__ in self.visiting:
+            return None
+        return callee
 
     def _parameter_verdicts(self, callee: types.FunctionType, args: list[ir.Expr],
                             keywords: tuple[ir.Keyword, ...]) -> dict[str, Relied | None] | None:

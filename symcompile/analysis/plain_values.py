@@ -15,10 +15,13 @@ answer.
 from __future__ import annotations
 
 import builtins
+import contextlib
+import contextvars
+import copy
 import types
 from abc import ABC, abstractmethod
 from functools import partial
-from typing import Callable, Sequence
+from typing import Any, Callable, Hashable, Iterator, Sequence
 
 from .. import ir
 from ..ir.names import assignment_counts, local_names, parameter_names, untracked_names
@@ -41,12 +44,40 @@ from .value_types import TypeEnv, types_before
 Check = Callable[[], Relied | None]
 
 
+# per compilation (see `plain_locals_shared`), by the function's identity (the function held
+# beside, so the id stays its own), the parameters known plain and the subclass's `scope`:
+# what `PlainValues` first works out about the function, before any question
+_shared_found: contextvars.ContextVar[dict[Hashable, tuple[ir.Function, dict[str, Any]]] | None] \
+    = contextvars.ContextVar("symcompile_plain_locals", default=None)
+_FOUND = ("locals", "untracked", "containers", "plain_parameters", "types", "plain_locals")
+
+
+@contextlib.contextmanager
+def plain_locals_shared() -> Iterator[None]:
+    """Inside the block, what is known of one function object before any question (the plain
+    locals: a fixed point over all its assignments) is found once for the same parameters and
+    scope: most passes return the function they were given, and the next builds an analysis
+    of that same (immutable) function again."""
+    token = _shared_found.set({})
+    try:
+        yield
+    finally:
+        _shared_found.reset(token)
+
+
 class PlainValues(ABC):
     """Answers, for one function, what makes an expression's value plain (`Relied`), or None
     where it may not be."""
 
     def __init__(self, function: ir.Function, plain_parameters: frozenset[str]) -> None:
         self.function = function
+        self.env: TypeEnv = {}
+        self._plain_memo: dict[tuple[int, int], tuple[ir.Expr, Relied | None]] = {}
+        shared = _shared_found.get()
+        key = (id(function), plain_parameters, self.scope())
+        if shared is not None and key in shared:  # copies: an instance may learn more
+            vars(self).update((name, copy.copy(found)) for name, found in shared[key][1].items())
+            return
         self.locals = local_names(function)
         self.untracked = untracked_names(function)
         self.containers = self._containers()
@@ -57,10 +88,14 @@ class PlainValues(ABC):
         # or array kind is plain there, whatever else it holds elsewhere (after `type(x) is
         # float`, say); such facts rest on argument types and tests, never on globals
         self.types = types_before(function)
-        self.env: TypeEnv = {}
-        self._plain_memo: dict[tuple[int, int], tuple[ir.Expr, Relied | None]] = {}
         self.plain_locals: dict[str, Relied] = {}
         self.plain_locals = self._find_plain_locals(parameters)
+        if shared is not None:
+            shared[key] = (function, {name: copy.copy(getattr(self, name)) for name in _FOUND})
+
+    def scope(self) -> Hashable:
+        """What, besides the function and the parameters known plain, the answers depend on."""
+        return None
 
     @abstractmethod
     def call(self, call: ir.Call) -> Relied | None:

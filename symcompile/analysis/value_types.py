@@ -18,9 +18,11 @@ are taken never to change (code setting `.shape` or `.dtype` is not rewritten).
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import math
 from dataclasses import dataclass
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -498,8 +500,37 @@ def argument_env(function: ir.Function) -> dict[str, Known]:
             if name not in untracked}
 
 
+# per compilation (see `types_shared`): each function's `types_before`, by the function's
+# identity (the function held, so the id stays its own)
+_shared_types: contextvars.ContextVar[dict[int, tuple[ir.Function, dict[int, TypeEnv]]] | None] = \
+    contextvars.ContextVar("symcompile_types_before", default=None)
+
+
+@contextlib.contextmanager
+def types_shared() -> Iterator[None]:
+    """Inside the block, `types_before` of one function object is worked out once. Most passes
+    of a round return the function they were given, and the next asks again about the same
+    (immutable) function: a compilation asked some twenty-five times per round."""
+    token = _shared_types.set({})
+    try:
+        yield
+    finally:
+        _shared_types.reset(token)
+
+
 def types_before(function: ir.Function) -> dict[int, TypeEnv]:
-    """For every statement (by `id`), the types known when it starts."""
+    """For every statement (by `id`), the types known when it starts (a new dict the caller
+    may add to; the environments in it are shared and never changed)."""
+    shared = _shared_types.get()
+    if shared is None:
+        return _types_before(function)
+    held = shared.get(id(function))
+    if held is None:
+        held = shared[id(function)] = (function, _types_before(function))
+    return dict(held[1])
+
+
+def _types_before(function: ir.Function) -> dict[int, TypeEnv]:
     found: dict[int, TypeEnv] = {}
 
     def record(stmt: ir.Stmt, env: TypeEnv) -> ir.Stmt:

@@ -19,7 +19,7 @@ from typing import Callable, Iterator, Mapping, Sequence
 
 from .. import ir
 from ..analysis import cost
-from ..analysis.effects import callee_verdicts_shared
+from ..analysis.effects import analyses_shared
 from ..frontend import build as frontend
 from ..ir.names import MAX_FUNCTION_SIZE, size
 from ..ir.verify import verify
@@ -130,7 +130,7 @@ class PassRun:
 def run_passes(function: ir.Function, passes: Sequence[Pass] = PASSES) -> tuple[ir.Function, list[PassRun]]:
     """Run `passes` over `function` until none changes anything (or for `MAX_ROUNDS` rounds),
     then those of them in `RUN_LAST` once; return the result and the log."""
-    with callee_verdicts_shared():
+    with analyses_shared():
         if size(function) <= MAX_FUNCTION_SIZE:
             return _run_passes(function, passes)
         with _collector_paused():
@@ -181,10 +181,13 @@ def _run_passes(function: ir.Function, passes: Sequence[Pass]) -> tuple[ir.Funct
 
 
 def _run(run_pass: Pass, function: ir.Function, round_number: int, log: list[PassRun]) -> ir.Function:
-    """One pass over `function`, verified and logged."""
+    """One pass over `function`, verified (unless it returned `function`, verified already)
+    and logged."""
     started = time.perf_counter()
     with notes.recording() as said:
-        result = verify(run_pass(function))
+        result = run_pass(function)
+        if result is not function:
+            verify(result)
     log.append(PassRun(run_pass.__name__, round_number, function, result,
                        time.perf_counter() - started, tuple(said)))
     return result
