@@ -245,6 +245,18 @@ def number_read_back(out, y, a):
         out[i] = 0.3
         y[i] = out[i] * 3.0 + a[i]
 
+def shift_left_backwards(a):
+    for i in range(len(a) - 2, -1, -1):
+        a[i] = a[i + 1]
+
+def shift_right_backwards(a):
+    for i in range(len(a) - 1, 0, -1):
+        a[i] = a[i - 1]
+
+def diagonal(out, u):
+    for i in range(u.shape[0]):
+        out[i] = u[i, i] * 2.0
+
 def time_steps(u, new, steps):
     for _ in range(steps):
         for i in range(1, len(u) - 1):
@@ -294,7 +306,7 @@ VECTORIZED = {"scale_add", "smooth", "jacobi", "jacobi_lists_style", "two_statem
               "column", "divide", "shift_left", "int_compare", "time_steps", "reads_past_the_end",
               "wraps_at_the_start", "clip_below", "guarded_division", "masked_2d", "matmul",
               "matmul_k_outer", "matmul_k_middle", "matmul_accumulator", "distances", "positive_row_sums",
-              "number_read_back"}
+              "number_read_back", "shift_right_backwards"}
 
 
 def check(kernels: types.ModuleType, name: str, *args: object) -> None:
@@ -648,3 +660,23 @@ def test_never_slower_too_few_iterations_known_refuses(make_module: Callable[[st
     fast = sc.symbolic(module.f)
     assert_equivalent(module.f, fast, args)
     assert "30 iterations: too few for array code to pay" in str(sc.explain(fast, *args))
+
+
+def test_never_wrong_backwards_loop_reading_ahead_stays_a_loop(kernels: types.ModuleType) -> None:
+    """A loop stepping by -1 runs its larger indices first: `a[i] = a[i + 1]` backwards reads
+    what the turn before wrote (found by the random array loops: the array code read old values)."""
+    for n in (0, 1, 2, 7):
+        check(kernels, "shift_left_backwards", rng_array((n,)))
+        check(kernels, "shift_right_backwards", rng_array((n,)))
+    a = rng_array((9,))
+    assert "loop-carried dependence: a[i] reads a[i + 1]" in str(sc.explain(compiled(kernels, "shift_left_backwards"), a))
+    assert "vectorized = True" in said(compiled(kernels, "shift_right_backwards"), a)
+
+
+def test_never_wrong_diagonal_read_is_not_a_block(kernels: types.ModuleType) -> None:
+    """`u[i, i]` is the diagonal, not `u[0:n, 0:n]` (found by the random array loops: the array
+    code raised a ValueError broadcasting the block into `out`)."""
+    for n in (0, 1, 5):
+        check(kernels, "diagonal", np.zeros(n), rng_array((n, n)))
+    u = rng_array((5, 5))
+    assert "u[i, i] indexes two axes with one loop variable" in str(sc.explain(compiled(kernels, "diagonal"), np.zeros(5), u))

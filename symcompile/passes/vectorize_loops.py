@@ -72,6 +72,7 @@ from ..analysis.subscripts import (
     Access,
     Affine,
     AtomKey,
+    Distance,
     affine,
     distance,
     lexicographic_sign,
@@ -316,7 +317,7 @@ class _Vectorizer:
 
     def _access(self, expr: ir.Expr, env: TypeEnv, nest: Nest) -> Access | None:
         """`a[i, j]` or `a[i][j]` of a known array, indexing every axis."""
-        parts: list[ir.Expr] = []
+        original, parts = expr, list[ir.Expr]()
         while isinstance(expr, ir.Subscript):
             index = expr.index
             parts[:0] = list(index.elts) if isinstance(index, ir.Build) and index.kind == "tuple" else [index]
@@ -328,9 +329,12 @@ class _Vectorizer:
                 or expr.id not in self.bound.get(id(nest.loop), frozenset()):
             return None
         forms = tuple(self._int_form(part, env, nest) for part in parts)
-        if any(len([k for k, _ in form.terms if k[0] == "name" and k[1] in nest.positions()]) > 1
-               for form in forms):
+        moving = [[k[1] for k, _ in form.terms if k[0] == "name" and k[1] in nest.positions()] for form in forms]
+        if any(len(names) > 1 for names in moving):
             return None
+        axes = [names[0] for names in moving if names]
+        if len(set(axes)) != len(axes):
+            raise Refused("{} indexes two axes with one loop variable (a diagonal)", original)
         nest.arrays[expr.id] = known.array
         nest.relied |= known.arguments
         return Access(expr.id, forms)
@@ -421,7 +425,7 @@ class _Vectorizer:
                 if moves is None:
                     raise Refused("{} may read what {} wrote in another iteration",
                                   spell_access(read), spell_access(write.access))
-                if moves != NEVER and lexicographic_sign(moves) < 0:  # type: ignore[arg-type]
+                if moves != NEVER and lexicographic_sign(in_iteration_order(moves, nest)) < 0:  # type: ignore[arg-type]
                     raise Refused("loop-carried dependence: {} reads {}",
                                   spell_access(write.access), spell_access(read))
 
@@ -475,6 +479,12 @@ class _Vectorizer:
         for name in names:
             if name in live:
                 raise Refused("{} is read after the loop", name)
+
+
+def in_iteration_order(moves: Distance, nest: Nest) -> Distance:
+    """Distances in loop variables as distances in iterations: a loop stepping by -1 runs
+    its larger values first (`a[i] = a[i + 1]` backwards reads what the turn before wrote)."""
+    return tuple(move * level.step for move, level in zip(moves, nest.levels))
 
 
 def _rule_name(nest: Nest) -> str:
