@@ -39,7 +39,8 @@ import numpy as np
 
 from symcompile.runtime.oracle import explain_difference
 
-DTYPES = ("float64", "float64", "float64", "float32", "int8", "complex128")
+DTYPES = ("float64", "float64", "float64", "float32", "float32", "int8", "complex128", "float16",
+          "int64", "uint8")
 SIZES_1D = (0, 1, 2, 5, 33, 40)
 SHAPES_2D = ((0, 0), (1, 1), (2, 3), (3, 3), (6, 7), (7, 6))
 SCALARS = ("1.5", "3", "-0.0", "0.25", "float('nan')", "np.float32(0.5)", "-2", "1e308", "True")
@@ -57,8 +58,9 @@ def make(shape: tuple[int, ...], dtype: str, seed: int, special: bool = False) -
     """A C-ordered array of `shape` and `dtype` with values drawn from `seed` (some NaN,
     infinities, zeros and 1e308 when `special`, for floats)."""
     rng = np.random.default_rng(seed)
-    if dtype == "int8":
-        return rng.integers(-128, 128, size=shape).astype(np.int8)
+    if dtype in ("int8", "uint8", "int64"):
+        info = np.iinfo(dtype)
+        return rng.integers(max(info.min, -1000), min(info.max, 1000) + 1, size=shape).astype(dtype)
     if dtype == "bool":
         return rng.random(shape) < 0.5
     values = rng.standard_normal(shape) * 3
@@ -164,6 +166,17 @@ def _map_1d(r: random.Random) -> tuple[str, str]:
     return "map_1d", "\n".join(lines)
 
 
+def _in_place_1d(r: random.Random) -> tuple[str, str]:
+    """Reads and writes of one array, forwards or backwards: old values or a recurrence."""
+    leaves = [f"a[{_offset(r, 'i')}]", f"a[{_offset(r, 'i')}]", "b[i]", "s", "0.5"]
+    if r.random() < 0.3:
+        leaves.append(r.choice(("a[n - 1 - i]", "a[-1 - i]", "a[0]", "a[-1]")))
+    target = r.choice(("a[i]", "a[i]", f"a[{_offset(r, 'i')}]", "a[n - 1 - i]"))
+    lines = ["def main(out, a, b, s, m):", "    n = len(a)", f"    for i in {_range_1d(r)}:"]
+    lines += _body(r, [target], leaves, leaves[:3], "        ")
+    return "in_place_1d", "\n".join(lines)
+
+
 def _sum_1d(r: random.Random) -> tuple[str, str]:
     leaves = [f"a[{_offset(r, 'i')}]", "b[i]", "s", "2.0"]
     start = r.choice(("0.0", "0", "s", "a[0]"))
@@ -178,17 +191,26 @@ def _stencil_2d(r: random.Random) -> tuple[str, str]:
         i, j = _offset(r, "i"), _offset(r, "j")
         if r.random() < 0.1:
             i, j = j, i
+        elif r.random() < 0.05:
+            i, j = r.choice((("i", "i"), ("j", "j"), ("i + j", "0"), ("0", "j")))
         return f"{name}[{i}][{j}]" if r.random() < 0.2 else f"{name}[{i}, {j}]"
 
     leaves = [read("u"), read("u"), read("u"), "x[i]", "y[j]", "s", "0.25", "2.0"]
     if r.random() < 0.2:
         leaves.append(read("out"))
-    target = "out[i, j]" if r.random() < 0.8 else "out[i][j]"
+    if r.random() < 0.15:
+        leaves.append(read("out" if r.random() < 0.5 else "u"))
+    target = r.choice(("out[i, j]", "out[i, j]", "out[i, j]", "out[i][j]", "u[i, j]",
+                       f"out[{_offset(r, 'i')}, {_offset(r, 'j')}]"))
     lo, hi = r.choice((0, 1, 1)), r.choice((0, 1, 1))
     rows = r.choice(("n", "u.shape[0]", "out.shape[0]", "len(x)"))
     columns = r.choice(("m", "u.shape[1]", "len(y)"))
     i_range = f"range({lo}, {rows} - {hi})" if hi else f"range({lo}, {rows})"
     j_range = f"range({lo}, {columns} - {hi})" if hi else f"range({lo}, {columns})"
+    if r.random() < 0.15:
+        i_range = f"range({rows} - 1, {lo - 1}, -1)"
+    if r.random() < 0.15:
+        j_range = f"range({columns} - 1, {lo - 1}, -1)"
     body = _body(r, [target], leaves, leaves[:5], "            ")
     lines = ["def main(out, u, x, y, s):", "    n, m = u.shape", f"    for i in {i_range}:",
              f"        for j in {j_range}:"] + body
@@ -215,7 +237,8 @@ def _matmul(r: random.Random) -> tuple[str, str]:
         return "accumulator", "\n".join(lines)
     lines = ["def main(c, a, b, s):"]
     for depth, name in enumerate(order):
-        lines.append(f"{'    ' * (depth + 1)}for {name} in range({ranges[name]}):")
+        spelled = f"{ranges[name]} - 1, -1, -1" if r.random() < 0.15 else ranges[name]
+        lines.append(f"{'    ' * (depth + 1)}for {name} in range({spelled}):")
     target = r.choice(("c[i, j]", "c[i][j]", "c[i, j]", "c[i + 1, j]", "c[0, j]"))
     update = (f"{target} += {term}" if r.random() < 0.8 else f"{target} = {target} + {term}")
     if r.random() < 0.2:
@@ -227,7 +250,8 @@ def _matmul(r: random.Random) -> tuple[str, str]:
 
 
 FAMILIES: tuple[Callable[[random.Random], tuple[str, str]], ...] = (
-    _map_1d, _map_1d, _map_1d, _sum_1d, _stencil_2d, _stencil_2d, _matmul, _matmul)
+    _map_1d, _map_1d, _map_1d, _in_place_1d, _in_place_1d, _sum_1d, _stencil_2d, _stencil_2d,
+    _matmul, _matmul)
 
 
 # ------------------------------------------------------------------------------------------
@@ -324,7 +348,7 @@ def _calls_matmul(r: random.Random) -> str:
     return writer.text([c, a, b, r.choice(SCALARS)])
 
 
-CALLS = {"map_1d": _calls_1d, "sum_1d": _calls_1d, "stencil_2d": _calls_2d,
+CALLS = {"map_1d": _calls_1d, "sum_1d": _calls_1d, "in_place_1d": _calls_1d, "stencil_2d": _calls_2d,
          "matmul": _calls_matmul, "accumulator": _calls_matmul}
 
 

@@ -257,6 +257,11 @@ def diagonal(out, u):
     for i in range(u.shape[0]):
         out[i] = u[i, i] * 2.0
 
+def fill_backwards(a, s):
+    n = len(a)
+    for i in range(2, n):
+        a[n - 1 - i] = s
+
 def time_steps(u, new, steps):
     for _ in range(steps):
         for i in range(1, len(u) - 1):
@@ -306,7 +311,8 @@ VECTORIZED = {"scale_add", "smooth", "jacobi", "jacobi_lists_style", "two_statem
               "column", "divide", "shift_left", "int_compare", "time_steps", "reads_past_the_end",
               "wraps_at_the_start", "clip_below", "guarded_division", "masked_2d", "matmul",
               "matmul_k_outer", "matmul_k_middle", "matmul_accumulator", "distances", "positive_row_sums",
-              "number_read_back", "shift_right_backwards"}
+              "number_read_back", "shift_right_backwards",
+              "fill_backwards"}
 
 
 def check(kernels: types.ModuleType, name: str, *args: object) -> None:
@@ -680,3 +686,15 @@ def test_never_wrong_diagonal_read_is_not_a_block(kernels: types.ModuleType) -> 
         check(kernels, "diagonal", np.zeros(n), rng_array((n, n)))
     u = rng_array((5, 5))
     assert "u[i, i] indexes two axes with one loop variable" in str(sc.explain(compiled(kernels, "diagonal"), np.zeros(5), u))
+
+
+def test_same_warnings_number_stored_into_float32_overflows(kernels: types.ModuleType) -> None:
+    """Storing 1e308 into a float32 array warns 'overflow encountered in cast' once per element
+    in the loop, once for a slice: the cast is done where its overflow is recorded, which sends
+    the call to the loop (found by the random array loops: one warning instead of four)."""
+    for value in (1e308, 0.1, -0.0, float("nan")):
+        check(kernels, "fill_backwards", np.zeros(6, np.float32), value)
+    for number in (3, 2 ** 70, 10 ** 400):
+        assert_equivalent(kernels.fill_backwards, compiled(kernels, "fill_backwards"), (np.zeros(6, np.float32), number))
+    check(kernels, "fill_backwards", np.zeros(6), 1e308)
+    assert "float32(s)" in said(compiled(kernels, "fill_backwards"), np.zeros(6, np.float32), 0.1)

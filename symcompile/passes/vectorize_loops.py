@@ -276,6 +276,8 @@ class _Vectorizer:
             raise Refused("writes {}, not an element of a known array", target)
         kind = self._element(value, env, nest, temps)
         self._storable(kind, nest.arrays[access.array], target)
+        # a plain number's cast into a float32 array may overflow (recorded: vectorize_build)
+        nest.may_raise_fp |= kind.array is None and nest.arrays[access.array].dtype != np.float64
         order = [loop_term(form, nest.positions()) for form in access.index]
         if any(abs(term[1]) != 1 for term in order if term):
             raise Refused("{} is not written once per iteration in loop order", target)
