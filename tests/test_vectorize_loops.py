@@ -698,3 +698,12 @@ def test_same_warnings_number_stored_into_float32_overflows(kernels: types.Modul
         assert_equivalent(kernels.fill_backwards, compiled(kernels, "fill_backwards"), (np.zeros(6, np.float32), number))
     check(kernels, "fill_backwards", np.zeros(6), 1e308)
     assert "float32(s)" in said(compiled(kernels, "fill_backwards"), np.zeros(6, np.float32), 0.1)
+
+
+def test_same_warnings_huge_number_compared_with_float32(kernels: types.ModuleType) -> None:
+    """`a[i] > 2 ** 200` with float32 elements casts the int to float32, which overflows: the
+    loop warns once per element, so the comparison's cast is recorded too and the call goes
+    to the loop (found by probing what the random array loops suggested)."""
+    a = rng_array((6,), np.float32)
+    for level in (-2 ** 1000, 4 * 10 ** 38, 2 ** 70, 1e308, 0.5):
+        check(kernels, "threshold", np.zeros(6, dtype=bool), a, level)

@@ -370,6 +370,8 @@ class _Vectorizer:
                 return self._operation(op, expr, [self._element(x, env, nest, temps) for x in operands], nest)
             case ir.Compare((op,), operands) if op in _COMPARISONS:
                 kinds = [self._element(x, env, nest, temps) for x in operands]
+                # a number compared with float32 elements is cast to float32 (2 ** 200 overflows)
+                nest.may_raise_fp |= any(kind.array is None for kind in kinds)
                 return self._typed(ir.Compare((op,), _placeholders(kinds)), kinds, expr)
             case ir.Call(func, (operand,), ()) if self._builtin(func, builtins.abs, nest):
                 kind = self._element(operand, env, nest, temps)
