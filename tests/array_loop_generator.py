@@ -43,7 +43,8 @@ DTYPES = ("float64", "float64", "float64", "float32", "float32", "int8", "comple
           "int64", "uint8")
 SIZES_1D = (0, 1, 2, 5, 33, 40)
 SHAPES_2D = ((0, 0), (1, 1), (2, 3), (3, 3), (6, 7), (7, 6))
-SCALARS = ("1.5", "3", "-0.0", "0.25", "float('nan')", "np.float32(0.5)", "-2", "1e308", "True")
+SCALARS = ("1.5", "3", "-0.0", "0.25", "float('nan')", "np.float32(0.5)", "-2", "1e308", "True",
+           "2 ** 200", "-10 ** 400", "300", "float('inf')")
 SPECIALS = (np.nan, np.inf, -np.inf, 0.0, -0.0, 1e308)
 
 
@@ -91,6 +92,11 @@ def _expression(r: random.Random, leaves: list[str], depth: int = 2) -> str:
         return f"np.sqrt({_expression(r, leaves, depth - 1)})"
     if roll < 0.19:
         return f"{_expression(r, leaves, depth - 1)} ** 2"
+    if roll < 0.21:
+        return f"~{_expression(r, leaves, depth - 1)}"
+    if roll < 0.25:
+        operator = r.choice(("&", "|", "^"))
+        return f"({_expression(r, leaves, depth - 1)} {operator} {_expression(r, leaves, depth - 1)})"
     operator = r.choice(("+", "+", "-", "*", "*", "/", "//", "%", "-", "*"))
     if operator in ("//", "%") and r.random() < 0.7:
         operator = "+"

@@ -262,6 +262,21 @@ def fill_backwards(a, s):
     for i in range(2, n):
         a[n - 1 - i] = s
 
+def guarded_scale(out, a, s):
+    for i in range(len(a)):
+        if a[i] > 100.0:
+            out[i] = a[i] * s
+
+def write_then_scale(out, y, a, s):
+    for i in range(len(a)):
+        out[i] = a[i] + 1.0
+        y[i] = a[i] * s
+
+def int8_mask_bits(out, a, s):
+    for i in range(len(a)):
+        if a[i] > 0:
+            out[i] = a[i] & s
+
 def time_steps(u, new, steps):
     for _ in range(steps):
         for i in range(1, len(u) - 1):
@@ -312,7 +327,7 @@ VECTORIZED = {"scale_add", "smooth", "jacobi", "jacobi_lists_style", "two_statem
               "wraps_at_the_start", "clip_below", "guarded_division", "masked_2d", "matmul",
               "matmul_k_outer", "matmul_k_middle", "matmul_accumulator", "distances", "positive_row_sums",
               "number_read_back", "shift_right_backwards",
-              "fill_backwards"}
+              "fill_backwards", "guarded_scale", "write_then_scale", "int8_mask_bits"}
 
 
 def check(kernels: types.ModuleType, name: str, *args: object) -> None:
@@ -707,3 +722,21 @@ def test_same_warnings_huge_number_compared_with_float32(kernels: types.ModuleTy
     a = rng_array((6,), np.float32)
     for level in (-2 ** 1000, 4 * 10 ** 38, 2 ** 70, 1e308, 0.5):
         check(kernels, "threshold", np.zeros(6, dtype=bool), a, level)
+
+
+def test_never_wrong_huge_int_raises_where_the_loop_raises(kernels: types.ModuleType) -> None:
+    """`a[i] * 10 ** 400` raises OverflowError converting the int: the loop raises at the first
+    element it computes it for (never, under an `if` no element passes; after writing `out[0]`
+    in a body writing `out[i]` first), so the array code runs only for ints in the range of the
+    array's type, checked on entry (found by the random array loops: the array code raised
+    where the loop returned)."""
+    a = rng_array((8,))
+    for s in (3, 10 ** 400, -2 ** 1100):
+        assert_equivalent(kernels.guarded_scale, compiled(kernels, "guarded_scale"), (np.zeros(8), a, s))
+        assert_equivalent(kernels.write_then_scale, compiled(kernels, "write_then_scale"),
+                          (np.zeros(8), np.zeros(8), a, s))
+    b = np.arange(-4, 4, dtype=np.int8)
+    for s in (3, 300, -2 ** 70):
+        assert_equivalent(kernels.int8_mask_bits, compiled(kernels, "int8_mask_bits"), (np.zeros(8, np.int8), b, s))
+    assert "vectorized = True" in said(compiled(kernels, "guarded_scale"), np.zeros(8), a, 3)
+    assert "-128 <= s <= 127" in said(compiled(kernels, "int8_mask_bits"), np.zeros(8, np.int8), b, 3)

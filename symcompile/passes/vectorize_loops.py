@@ -372,6 +372,9 @@ class _Vectorizer:
                 kinds = [self._element(x, env, nest, temps) for x in operands]
                 # a number compared with float32 elements is cast to float32 (2 ** 200 overflows)
                 nest.may_raise_fp |= any(kind.array is None for kind in kinds)
+                floats = [k.array.dtype for k in kinds if k.array is not None and k.array.dtype.kind == "f"]
+                if floats:
+                    self._ints_in_range(operands, kinds, floats[0], nest)
                 return self._typed(ir.Compare((op,), _placeholders(kinds)), kinds, expr)
             case ir.Call(func, (operand,), ()) if self._builtin(func, builtins.abs, nest):
                 kind = self._element(operand, env, nest, temps)
@@ -389,6 +392,7 @@ class _Vectorizer:
                 return result  # numbers once instead of once a turn: the same value, no error
             raise Refused("{} on plain numbers may raise", expr)
         dtype = result.array.dtype
+        self._ints_in_range(expr.args if isinstance(expr, ir.Op) else (), kinds, dtype, nest)
         if op in _ARITHMETIC or op == "neg":
             if dtype not in _FLOAT_DTYPES:
                 raise Refused("{}: integer arithmetic warns on overflow as scalars, not as arrays", expr)
@@ -396,6 +400,26 @@ class _Vectorizer:
         elif dtype.kind not in "bui":
             raise Refused("{} on floats", expr)
         return result
+
+    def _ints_in_range(self, operands: tuple[ir.Expr, ...], kinds: list[Known], dtype: np.dtype,
+                       nest: Nest) -> None:  # (ints compare with floats exactly)
+        """A plain int meeting array elements of `dtype` is converted to it, and raises
+        OverflowError out of its range (`a[i] * 10 ** 400`): where the loop would raise only
+        at some element (after writes, or never under an `if`), the array code must not
+        raise first. A constant must lie in the range, a name is checked on entry."""
+        low, high = (-1e308, 1e308) if dtype.kind == "f" else \
+            (int(np.iinfo(dtype).min), int(np.iinfo(dtype).max)) if dtype.kind in "iu" else (0, 1)
+        for operand, kind in zip(operands, kinds):
+            if kind.array is not None or kind.type is not int:
+                continue
+            match operand:
+                case ir.Const(int() as value) if low <= value <= high:
+                    continue
+                case ir.Name(name) if name not in nest.assigned:
+                    known_low, known_high = nest.int_ranges.get(name, (low, high))
+                    nest.int_ranges[name] = (max(low, known_low), min(high, known_high))
+                    continue
+            raise Refused("{}: an int that may not fit the array's type, {}", operand, str(dtype))
 
     def _typed(self, expr: ir.Expr, kinds: list[Known], original: ir.Expr) -> Known:
         known = type_of(expr, {f"_{k}": kind for k, kind in enumerate(kinds)})
