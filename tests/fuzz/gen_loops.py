@@ -18,7 +18,8 @@ from pathlib import Path
 
 import symcompile
 from symcompile.passes import vectorize_build
-from tests.array_loop_generator import compare, generate as generate_program
+from tests.array_loop_generator import compare
+from tests.array_loop_generator import generate as generate_program
 from tests.fuzz.core import INTERNAL, Case, Finding, Outcome, Phase, load
 
 
