@@ -740,3 +740,14 @@ def test_never_wrong_huge_int_raises_where_the_loop_raises(kernels: types.Module
         assert_equivalent(kernels.int8_mask_bits, compiled(kernels, "int8_mask_bits"), (np.zeros(8, np.int8), b, s))
     assert "vectorized = True" in said(compiled(kernels, "guarded_scale"), np.zeros(8), a, 3)
     assert "-128 <= s <= 127" in said(compiled(kernels, "int8_mask_bits"), np.zeros(8, np.int8), b, 3)
+
+
+def test_same_warnings_complex_elements_are_not_ordered(kernels: types.ModuleType) -> None:
+    """`a[i] > level` of complex128 elements: NumPy's array comparison warns 'invalid value
+    encountered' for NaN where the scalar comparison does not, so the loop stays a loop (found
+    by the fuzz kind "loops", seed 2002263)."""
+    z = rng_array((6,)) + 1j * rng_array((6,), seed=5)
+    z[2] = complex(np.nan, 1.0)
+    check(kernels, "threshold", np.zeros(6, dtype=bool), z, 0.0)
+    assert "orders complex numbers" in str(sc.explain(compiled(kernels, "threshold"), np.zeros(6, dtype=bool), z, 0.0))
+    check(kernels, "threshold", np.zeros(6, dtype=bool), rng_array((6,), np.float16), 1e308)

@@ -370,9 +370,12 @@ class _Vectorizer:
                 return self._operation(op, expr, [self._element(x, env, nest, temps) for x in operands], nest)
             case ir.Compare((op,), operands) if op in _COMPARISONS:
                 kinds = [self._element(x, env, nest, temps) for x in operands]
-                floats = [k.array.dtype for k in kinds if k.array is not None and k.array.dtype.kind == "f"]
-                # a number compared with float32 elements is cast to float32 (2 ** 200 overflows)
-                nest.may_raise_fp |= any(k.array is None for k in kinds) and np.dtype(np.float32) in floats
+                dtypes = [k.array.dtype for k in kinds if k.array is not None]
+                if any(dtype.kind == "c" for dtype in dtypes):  # an array of NaN warns, scalars not
+                    raise Refused("{} orders complex numbers", expr)
+                floats = [dtype for dtype in dtypes if dtype.kind == "f"]
+                # a number compared with float32 (float16) elements is cast to them: 2 ** 200 overflows
+                nest.may_raise_fp |= any(k.array is None for k in kinds) and any(d != np.float64 for d in floats)
                 if floats:
                     self._ints_in_range(operands, kinds, floats[0], nest)
                 return self._typed(ir.Compare((op,), _placeholders(kinds)), kinds, expr)
