@@ -10,6 +10,11 @@ NaN / -0.0 / inf / huge-int constants, NumPy in some).  For each one:
   helpers and globals) gives the same source text, and that text run as plain Python behaves
   like the original.
 
+Loops over NumPy arrays (`tests/array_loop_generator.py`, for vectorize_loops) run as the fuzz
+kind "loops" does: each call on fresh arguments per side (views keep their overlap), compared by
+value bits, exception, warnings and every root array; 16 programs in the quick tier, 400 more
+behind the `slow` marker.
+
 About 650 programs in all (300 + 100 with NumPy through the default pipeline, 100 through each
 pass alone, 150 for idempotence), each called on three fixed and two or three drawn argument
 tuples; the file runs in about 30 seconds. At the end, regression tests keep the minimal
@@ -32,15 +37,19 @@ import sys
 import textwrap
 import types
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import symcompile
-from symcompile.passes import pipeline
+from symcompile.passes import pipeline, vectorize_build
 from symcompile.runtime.oracle import assert_equivalent, observe
+from tests import array_loop_generator as array_loops
+from tests.fuzz import core as fuzz_core
 from tests.program_generator import Program, main_arguments, programs
 from tests.source_module import import_source
 
@@ -240,6 +249,62 @@ def _filled(cell: types.CellType) -> bool:
 @pytest.mark.slow
 def test_idempotent(load_module, program: Program, calls) -> None:
     check_idempotent(load_module, program, calls)
+
+
+# ---------------------------------------------------------------------------
+# loops over NumPy arrays (tests/array_loop_generator.py, for vectorize_loops)
+# ---------------------------------------------------------------------------
+
+QUICK_LOOP_SEEDS = 16
+LOOP_CHUNKS, LOOP_PER_CHUNK = 8, 50  # 400 programs in the slow tier
+
+
+def check_array_loops(seeds: range, directory: Path) -> int:
+    """Every generated array-loop program of `seeds` (the fuzz kind "loops": half with the
+    array code run from one iteration on) gives what the original gives on fresh arguments,
+    views and aliasing kept; the number of calls compared."""
+    calls = 0
+    for seed in seeds:
+        case = fuzz_core.generate("loops", seed)
+        outcome = fuzz_core.run_case(case, directory)
+        assert outcome.finding is None, (
+            f"seed {seed}: {outcome.finding.category}\n{outcome.finding.detail}\n\n{case.source}\n"
+            f"{case.steps[outcome.finding.step][1] if outcome.finding.step >= 0 else ''}")
+        calls += outcome.calls
+    return calls
+
+
+def test_never_wrong_array_loops_quick(tmp_path: Path) -> None:
+    assert check_array_loops(range(QUICK_LOOP_SEEDS), tmp_path) >= 4 * QUICK_LOOP_SEEDS
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chunk", range(LOOP_CHUNKS))
+def test_never_wrong_array_loops(chunk: int, tmp_path: Path) -> None:
+    start = QUICK_LOOP_SEEDS + chunk * LOOP_PER_CHUNK
+    check_array_loops(range(start, start + LOOP_PER_CHUNK), tmp_path)
+
+
+def test_array_loop_programs_are_vectorized_often(load_module, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The generated loops exercise the pass: every family appears, many calls run array
+    code, and some calls raise (an index out of range) or pass views of one buffer."""
+    monkeypatch.setattr(vectorize_build, "MIN_ITERATIONS", 1)
+    monkeypatch.setattr(vectorize_build, "MIN_ELEMENTS_PER_TURN", 1)
+    families: set[str] = set()
+    vectorized = raised = shared = total = 0
+    for seed in range(40):
+        program = array_loops.generate(seed)
+        families.add(program.family)
+        main = load_module(program.source).main
+        for call in program.calls[:2]:
+            total += 1
+            args, _ = array_loops.arguments(call)
+            vectorized += "vectorized = True" in symcompile.source(symcompile.symbolic(main), *args)
+            raised += array_loops.observe_fresh(main, call)[0][0] == "raise"
+            arrays = [a for a in args if isinstance(a, np.ndarray)]
+            shared += any(np.shares_memory(x, y) for x, y in itertools.combinations(arrays, 2))
+    assert families == {"map_1d", "in_place_1d", "sum_1d", "stencil_2d", "matmul", "accumulator"}
+    assert vectorized >= total // 6 and raised >= 3 and shared >= 3, (vectorized, raised, shared, total)
 
 
 # ---------------------------------------------------------------------------

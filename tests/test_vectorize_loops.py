@@ -245,6 +245,38 @@ def number_read_back(out, y, a):
         out[i] = 0.3
         y[i] = out[i] * 3.0 + a[i]
 
+def shift_left_backwards(a):
+    for i in range(len(a) - 2, -1, -1):
+        a[i] = a[i + 1]
+
+def shift_right_backwards(a):
+    for i in range(len(a) - 1, 0, -1):
+        a[i] = a[i - 1]
+
+def diagonal(out, u):
+    for i in range(u.shape[0]):
+        out[i] = u[i, i] * 2.0
+
+def fill_backwards(a, s):
+    n = len(a)
+    for i in range(2, n):
+        a[n - 1 - i] = s
+
+def guarded_scale(out, a, s):
+    for i in range(len(a)):
+        if a[i] > 100.0:
+            out[i] = a[i] * s
+
+def write_then_scale(out, y, a, s):
+    for i in range(len(a)):
+        out[i] = a[i] + 1.0
+        y[i] = a[i] * s
+
+def int8_mask_bits(out, a, s):
+    for i in range(len(a)):
+        if a[i] > 0:
+            out[i] = a[i] & s
+
 def time_steps(u, new, steps):
     for _ in range(steps):
         for i in range(1, len(u) - 1):
@@ -294,7 +326,8 @@ VECTORIZED = {"scale_add", "smooth", "jacobi", "jacobi_lists_style", "two_statem
               "column", "divide", "shift_left", "int_compare", "time_steps", "reads_past_the_end",
               "wraps_at_the_start", "clip_below", "guarded_division", "masked_2d", "matmul",
               "matmul_k_outer", "matmul_k_middle", "matmul_accumulator", "distances", "positive_row_sums",
-              "number_read_back"}
+              "number_read_back", "shift_right_backwards",
+              "fill_backwards", "guarded_scale", "write_then_scale", "int8_mask_bits"}
 
 
 def check(kernels: types.ModuleType, name: str, *args: object) -> None:
@@ -648,3 +681,73 @@ def test_never_slower_too_few_iterations_known_refuses(make_module: Callable[[st
     fast = sc.symbolic(module.f)
     assert_equivalent(module.f, fast, args)
     assert "30 iterations: too few for array code to pay" in str(sc.explain(fast, *args))
+
+
+def test_never_wrong_backwards_loop_reading_ahead_stays_a_loop(kernels: types.ModuleType) -> None:
+    """A loop stepping by -1 runs its larger indices first: `a[i] = a[i + 1]` backwards reads
+    what the turn before wrote (found by the random array loops: the array code read old values)."""
+    for n in (0, 1, 2, 7):
+        check(kernels, "shift_left_backwards", rng_array((n,)))
+        check(kernels, "shift_right_backwards", rng_array((n,)))
+    a = rng_array((9,))
+    assert "loop-carried dependence: a[i] reads a[i + 1]" in str(sc.explain(compiled(kernels, "shift_left_backwards"), a))
+    assert "vectorized = True" in said(compiled(kernels, "shift_right_backwards"), a)
+
+
+def test_never_wrong_diagonal_read_is_not_a_block(kernels: types.ModuleType) -> None:
+    """`u[i, i]` is the diagonal, not `u[0:n, 0:n]` (found by the random array loops: the array
+    code raised a ValueError broadcasting the block into `out`)."""
+    for n in (0, 1, 5):
+        check(kernels, "diagonal", np.zeros(n), rng_array((n, n)))
+    u = rng_array((5, 5))
+    assert "u[i, i] indexes two axes with one loop variable" in str(sc.explain(compiled(kernels, "diagonal"), np.zeros(5), u))
+
+
+def test_same_warnings_number_stored_into_float32_overflows(kernels: types.ModuleType) -> None:
+    """Storing 1e308 into a float32 array warns 'overflow encountered in cast' once per element
+    in the loop, once for a slice: the cast is done where its overflow is recorded, which sends
+    the call to the loop (found by the random array loops: one warning instead of four)."""
+    for value in (1e308, 0.1, -0.0, float("nan")):
+        check(kernels, "fill_backwards", np.zeros(6, np.float32), value)
+    for number in (3, 2 ** 70, 10 ** 400):
+        assert_equivalent(kernels.fill_backwards, compiled(kernels, "fill_backwards"), (np.zeros(6, np.float32), number))
+    check(kernels, "fill_backwards", np.zeros(6), 1e308)
+    assert "float32(s)" in said(compiled(kernels, "fill_backwards"), np.zeros(6, np.float32), 0.1)
+
+
+def test_same_warnings_huge_number_compared_with_float32(kernels: types.ModuleType) -> None:
+    """`a[i] > 2 ** 200` with float32 elements casts the int to float32, which overflows: the
+    loop warns once per element, so the comparison's cast is recorded too and the call goes
+    to the loop (found by probing what the random array loops suggested)."""
+    a = rng_array((6,), np.float32)
+    for level in (-2 ** 1000, 4 * 10 ** 38, 2 ** 70, 1e308, 0.5):
+        check(kernels, "threshold", np.zeros(6, dtype=bool), a, level)
+
+
+def test_never_wrong_huge_int_raises_where_the_loop_raises(kernels: types.ModuleType) -> None:
+    """`a[i] * 10 ** 400` raises OverflowError converting the int: the loop raises at the first
+    element it computes it for (never, under an `if` no element passes; after writing `out[0]`
+    in a body writing `out[i]` first), so the array code runs only for ints in the range of the
+    array's type, checked on entry (found by the random array loops: the array code raised
+    where the loop returned)."""
+    a = rng_array((8,))
+    for s in (3, 10 ** 400, -2 ** 1100):
+        assert_equivalent(kernels.guarded_scale, compiled(kernels, "guarded_scale"), (np.zeros(8), a, s))
+        assert_equivalent(kernels.write_then_scale, compiled(kernels, "write_then_scale"),
+                          (np.zeros(8), np.zeros(8), a, s))
+    b = np.arange(-4, 4, dtype=np.int8)
+    for s in (3, 300, -2 ** 70):
+        assert_equivalent(kernels.int8_mask_bits, compiled(kernels, "int8_mask_bits"), (np.zeros(8, np.int8), b, s))
+    assert "vectorized = True" in said(compiled(kernels, "guarded_scale"), np.zeros(8), a, 3)
+    assert "-128 <= s <= 127" in said(compiled(kernels, "int8_mask_bits"), np.zeros(8, np.int8), b, 3)
+
+
+def test_same_warnings_complex_elements_are_not_ordered(kernels: types.ModuleType) -> None:
+    """`a[i] > level` of complex128 elements: NumPy's array comparison warns 'invalid value
+    encountered' for NaN where the scalar comparison does not, so the loop stays a loop (found
+    by the fuzz kind "loops", seed 2002263)."""
+    z = rng_array((6,)) + 1j * rng_array((6,), seed=5)
+    z[2] = complex(np.nan, 1.0)
+    check(kernels, "threshold", np.zeros(6, dtype=bool), z, 0.0)
+    assert "orders complex numbers" in str(sc.explain(compiled(kernels, "threshold"), np.zeros(6, dtype=bool), z, 0.0))
+    check(kernels, "threshold", np.zeros(6, dtype=bool), rng_array((6,), np.float16), 1e308)

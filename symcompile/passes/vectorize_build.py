@@ -88,7 +88,7 @@ class Builder:
             elif isinstance(step, Temp):
                 compute.append(self._temp(step))
             else:
-                value = self._value(step, masks, compute)
+                value = self._cast(step, self._value(step, masks, compute))
                 temp = fresh_name(f"{step.access.array}_new", self.taken)
                 compute.append(ir.Assign((ir.Name(temp),), value, step.loc))
                 view = self._view(step.access, target=True)
@@ -146,6 +146,14 @@ class Builder:
             compute.append(ir.Assign((ir.Name(masks[id(step.mask[0])]),),
                                      self._vector(step.mask[0]), step.loc))
         return self._vector(step.value)
+
+    def _cast(self, step: Write, value: ir.Expr) -> ir.Expr:
+        """A plain number stored into a float32 array cast where its overflow is recorded
+        (`float32(1e308)`; the loop's stores warn once per element, a slice's once)."""
+        dtype = self.nest.arrays[step.access.array].dtype
+        if step.kind.array is not None or dtype == np.float64:
+            return value
+        return ir.Call(ir.Const(dtype.type), (value,))
 
     def _where(self, step: Write, masks: dict[int, str]) -> ir.Expr:
         assert step.mask is not None
@@ -225,6 +233,8 @@ class Builder:
             checks.append(ir.Compare(("is",), (ir.Name(name), ir.Const(value))))
         for name in sorted(self.nest.checked_ints):
             checks.append(ir.Compare(("is",), (ir.Call(ir.Const(type), (ir.Name(name),)), ir.Const(int))))
+        for name, (least, most) in sorted(self.nest.int_ranges.items()):
+            checks.append(ir.Compare(("le", "le"), (ir.Const(least), ir.Name(name), ir.Const(most))))
         pays = self._pays()
         checks += pays
         for level in self.nest.levels if not pays or len(self.nest.levels) > 1 else ():

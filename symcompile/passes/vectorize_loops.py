@@ -72,6 +72,7 @@ from ..analysis.subscripts import (
     Access,
     Affine,
     AtomKey,
+    Distance,
     affine,
     distance,
     lexicographic_sign,
@@ -275,6 +276,8 @@ class _Vectorizer:
             raise Refused("writes {}, not an element of a known array", target)
         kind = self._element(value, env, nest, temps)
         self._storable(kind, nest.arrays[access.array], target)
+        # a plain number's cast into a float32 array may overflow (recorded: vectorize_build)
+        nest.may_raise_fp |= kind.array is None and nest.arrays[access.array].dtype != np.float64
         order = [loop_term(form, nest.positions()) for form in access.index]
         if any(abs(term[1]) != 1 for term in order if term):
             raise Refused("{} is not written once per iteration in loop order", target)
@@ -316,7 +319,7 @@ class _Vectorizer:
 
     def _access(self, expr: ir.Expr, env: TypeEnv, nest: Nest) -> Access | None:
         """`a[i, j]` or `a[i][j]` of a known array, indexing every axis."""
-        parts: list[ir.Expr] = []
+        original, parts = expr, list[ir.Expr]()
         while isinstance(expr, ir.Subscript):
             index = expr.index
             parts[:0] = list(index.elts) if isinstance(index, ir.Build) and index.kind == "tuple" else [index]
@@ -328,9 +331,12 @@ class _Vectorizer:
                 or expr.id not in self.bound.get(id(nest.loop), frozenset()):
             return None
         forms = tuple(self._int_form(part, env, nest) for part in parts)
-        if any(len([k for k, _ in form.terms if k[0] == "name" and k[1] in nest.positions()]) > 1
-               for form in forms):
+        moving = [[k[1] for k, _ in form.terms if k[0] == "name" and k[1] in nest.positions()] for form in forms]
+        if any(len(names) > 1 for names in moving):
             return None
+        axes = [names[0] for names in moving if names]
+        if len(set(axes)) != len(axes):
+            raise Refused("{} indexes two axes with one loop variable (a diagonal)", original)
         nest.arrays[expr.id] = known.array
         nest.relied |= known.arguments
         return Access(expr.id, forms)
@@ -364,6 +370,14 @@ class _Vectorizer:
                 return self._operation(op, expr, [self._element(x, env, nest, temps) for x in operands], nest)
             case ir.Compare((op,), operands) if op in _COMPARISONS:
                 kinds = [self._element(x, env, nest, temps) for x in operands]
+                dtypes = [k.array.dtype for k in kinds if k.array is not None]
+                if any(dtype.kind == "c" for dtype in dtypes):  # an array of NaN warns, scalars not
+                    raise Refused("{} orders complex numbers", expr)
+                floats = [dtype for dtype in dtypes if dtype.kind == "f"]
+                # a number compared with float32 (float16) elements is cast to them: 2 ** 200 overflows
+                nest.may_raise_fp |= any(k.array is None for k in kinds) and any(d != np.float64 for d in floats)
+                if floats:
+                    self._ints_in_range(operands, kinds, floats[0], nest)
                 return self._typed(ir.Compare((op,), _placeholders(kinds)), kinds, expr)
             case ir.Call(func, (operand,), ()) if self._builtin(func, builtins.abs, nest):
                 kind = self._element(operand, env, nest, temps)
@@ -381,6 +395,7 @@ class _Vectorizer:
                 return result  # numbers once instead of once a turn: the same value, no error
             raise Refused("{} on plain numbers may raise", expr)
         dtype = result.array.dtype
+        self._ints_in_range(expr.args if isinstance(expr, ir.Op) else (), kinds, dtype, nest)
         if op in _ARITHMETIC or op == "neg":
             if dtype not in _FLOAT_DTYPES:
                 raise Refused("{}: integer arithmetic warns on overflow as scalars, not as arrays", expr)
@@ -388,6 +403,26 @@ class _Vectorizer:
         elif dtype.kind not in "bui":
             raise Refused("{} on floats", expr)
         return result
+
+    def _ints_in_range(self, operands: tuple[ir.Expr, ...], kinds: list[Known], dtype: np.dtype,
+                       nest: Nest) -> None:  # (ints compare with floats exactly)
+        """A plain int meeting array elements of `dtype` is converted to it, and raises
+        OverflowError out of its range (`a[i] * 10 ** 400`): where the loop would raise only
+        at some element (after writes, or never under an `if`), the array code must not
+        raise first. A constant must lie in the range, a name is checked on entry."""
+        low, high = (-1e308, 1e308) if dtype.kind == "f" else \
+            (int(np.iinfo(dtype).min), int(np.iinfo(dtype).max)) if dtype.kind in "iu" else (0, 1)
+        for operand, kind in zip(operands, kinds):
+            if kind.array is not None or kind.type is not int:
+                continue
+            match operand:
+                case ir.Const(int() as value) if low <= value <= high:
+                    continue
+                case ir.Name(name) if name not in nest.assigned:
+                    known_low, known_high = nest.int_ranges.get(name, (low, high))
+                    nest.int_ranges[name] = (max(low, known_low), min(high, known_high))
+                    continue
+            raise Refused("{}: an int that may not fit the array's type, {}", operand, str(dtype))
 
     def _typed(self, expr: ir.Expr, kinds: list[Known], original: ir.Expr) -> Known:
         known = type_of(expr, {f"_{k}": kind for k, kind in enumerate(kinds)})
@@ -421,7 +456,7 @@ class _Vectorizer:
                 if moves is None:
                     raise Refused("{} may read what {} wrote in another iteration",
                                   spell_access(read), spell_access(write.access))
-                if moves != NEVER and lexicographic_sign(moves) < 0:  # type: ignore[arg-type]
+                if moves != NEVER and lexicographic_sign(in_iteration_order(moves, nest)) < 0:  # type: ignore[arg-type]
                     raise Refused("loop-carried dependence: {} reads {}",
                                   spell_access(write.access), spell_access(read))
 
@@ -475,6 +510,12 @@ class _Vectorizer:
         for name in names:
             if name in live:
                 raise Refused("{} is read after the loop", name)
+
+
+def in_iteration_order(moves: Distance, nest: Nest) -> Distance:
+    """Distances in loop variables as distances in iterations: a loop stepping by -1 runs
+    its larger values first (`a[i] = a[i + 1]` backwards reads what the turn before wrote)."""
+    return tuple(move * level.step for move, level in zip(moves, nest.levels))
 
 
 def _rule_name(nest: Nest) -> str:

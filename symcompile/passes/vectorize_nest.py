@@ -91,6 +91,8 @@ class Nest:
     reads: list[tuple[Access, int]] = field(default_factory=list)  # and how many steps came before
     accesses: dict[int, Access] = field(default_factory=dict)  # by the subscript's identity
     checked_ints: set[str] = field(default_factory=set)
+    # plain ints meeting array elements: the range each must lie in (checked on entry)
+    int_ranges: dict[str, tuple[float, float]] = field(default_factory=dict)
     builtins_read: dict[str, object] = field(default_factory=dict)
     relied: set[str] = field(default_factory=set)
     may_raise_fp: bool = False

@@ -15,7 +15,7 @@ Modules:
 * `runner`: the worker process, time slices, timeouts, counts, findings;
 * `minimize`: shrinking a failing case's source and script;
 * `gen_programs`, `gen_numpy`, `gen_syntax`, `gen_sequences`, `gen_hostile`, `gen_edits`,
-  `gen_bignum`: the kinds of cases (`KINDS` below, in the campaign's order).
+  `gen_bignum`, `gen_loops`: the kinds of cases (`KINDS` below, in the campaign's order).
 
 `tests/test_fuzz_smoke.py` runs a few cases of every kind in the normal suite;
 `tests/test_fuzz_findings.py` keeps the minimal reproductions of what the campaign found.
@@ -24,4 +24,4 @@ Modules:
 from __future__ import annotations
 
 KINDS: tuple[str, ...] = ("programs", "numpy", "syntax", "sequences", "hostile", "edits",
-                          "bignum")
+                          "bignum", "loops")

@@ -25,6 +25,7 @@ KIND_HELP = {
     "hostile": "arguments whose dunders misbehave or rebind globals",
     "edits": "the module's file edited on disk after import",
     "bignum": "huge ints, pow with three arguments, round with big negative digits",
+    "loops": "loops indexing NumPy arrays (views, aliasing, dtypes) for vectorize_loops",
 }
 
 
