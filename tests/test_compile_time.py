@@ -99,6 +99,7 @@ def test_never_stuck_deeply_nested_expression(make_module: Loader, body: str) ->
     assert version.ir is not None or "as written" in version.note
 
 
+@pytest.mark.slow
 def test_never_stuck_5000_line_function(make_module: Loader) -> None:
     """5,000 lines of straight-line float arithmetic compile within a minute, correctly, and
     the garbage collector paused for it runs again afterwards."""

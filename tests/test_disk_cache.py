@@ -26,6 +26,9 @@ import symcompile as sc
 from symcompile.runtime import disk_cache
 from symcompile.runtime.disk_cache import DiskCacheWarning
 
+# subprocesses, servers or a browser: the full suite's tier (`pytest -m "not slow"` skips them)
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[1]
 
 HELPERS = """
@@ -340,6 +343,7 @@ import json
 import pickle
 import symcompile as sc
 import decorated
+
 print(json.dumps({"result": decorated.uses_half(3.0), "disk": sc.cache_info(decorated.uses_half).disk}))
 """
 

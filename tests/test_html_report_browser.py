@@ -37,6 +37,10 @@ from symcompile.examples import fancy
 from symcompile.tools import dag, serve
 from symcompile.tools.explain import Explanation, explain
 
+# subprocesses, servers or a browser: the full suite's tier (`pytest -m "not slow"` skips them)
+pytestmark = pytest.mark.slow
+
+
 try:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service

@@ -21,6 +21,10 @@ import pytest
 
 from symcompile.tools import cli, serve
 
+# subprocesses, servers or a browser: the full suite's tier (`pytest -m "not slow"` skips them)
+pytestmark = pytest.mark.slow
+
+
 LIMITS = serve.Limits(seconds=30, megabytes=1024)
 
 

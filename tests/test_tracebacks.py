@@ -19,6 +19,9 @@ from pathlib import Path
 
 import pytest
 
+# subprocesses, servers or a browser: the full suite's tier (`pytest -m "not slow"` skips them)
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[1]
 INTERPRETERS = [sys.executable, *sorted(glob.glob(os.path.expanduser(
     "~/.pyenv/versions/3.13*/bin/python")))[-1:]]
@@ -42,6 +45,7 @@ SCRIPT = '''\
 import json, sys, traceback
 sys.path.insert(0, sys.argv[1])
 import user_code
+
 texts = []
 for _ in range(2):
     try:
