@@ -40,6 +40,7 @@ from typing import Iterator, Sequence
 from .. import ir
 from ..errors import SymbolicError
 from ..frontend import build as frontend
+from ..ir.names import stored_targets
 from ..ir.rewrite import (
     expr_children,
     nested_bodies,
@@ -47,7 +48,7 @@ from ..ir.rewrite import (
     walk_statements,
 )
 from .attributes import static_attribute
-from .evaluation_order import late_reads, stored, target_parts
+from .evaluation_order import late_reads, target_parts
 from .plain_values import PlainValues, plain_locals_shared
 from .trusted import (
     ANY_ARGUMENT_METHODS,
@@ -303,7 +304,7 @@ class Effects(PlainValues):
         parts: list[Relied | None] = []
         for expr in statement_expressions(stmt, targets=False):
             parts.append(self.evaluation(expr))
-        for target in stored(stmt):
+        for target in stored_targets(stmt):
             parts += [self.evaluation(child) for child in target_parts(target)]
         return union(parts)
 

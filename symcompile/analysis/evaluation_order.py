@@ -20,16 +20,6 @@ from .trusted import Relied
 Operation = Callable[[ir.Expr], Relied | None]
 
 
-def stored(stmt: ir.Stmt) -> tuple[ir.Expr, ...]:
-    """The targets `stmt` stores into."""
-    match stmt:
-        case ir.Assign(targets, _):
-            return targets
-        case ir.AugAssign(target, _, _) | ir.For(target, _):
-            return (target,)
-    return ()
-
-
 def target_parts(target: ir.Expr) -> Iterable[ir.Expr]:
     """The expressions a store into `target` evaluates (an item's owner and index...)."""
     match target:

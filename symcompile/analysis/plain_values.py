@@ -24,10 +24,10 @@ from functools import partial
 from typing import Any, Callable, Hashable, Iterator, Sequence
 
 from .. import ir
-from ..ir.names import assignment_counts, local_names, parameter_names, untracked_names
+from ..ir.names import (assignment_counts, local_names, parameter_names, stored_targets,
+                        untracked_names)
 from ..ir.rewrite import walk_expr, walk_statements
 from .attributes import instance_attribute
-from .evaluation_order import stored
 from .trusted import (
     NOTHING,
     TRUSTED_BUILTINS,
@@ -177,7 +177,7 @@ class PlainValues(ABC):
                 case ir.Assign((ir.Name(name),), value):
                     verdicts.setdefault(name, []).append(self.plain(value))
                 case _:
-                    for target in stored(stmt):
+                    for target in stored_targets(stmt):
                         for node in walk_expr(target):
                             if isinstance(node, ir.Name):
                                 verdicts.setdefault(node.id, []).append(None)

@@ -200,7 +200,7 @@ def read_counts(function: ir.Function) -> Counter[str]:
     for stmt in walk_statements(function.body):
         for expr in statement_expressions(stmt, targets=False):
             counts.update(node.id for node in walk_expr(expr) if isinstance(node, ir.Name))
-        for target in _stored_targets(stmt):
+        for target in stored_targets(stmt):
             counts.update(_names_read_by_target(target))
         if isinstance(stmt, ir.AugAssign) and isinstance(stmt.target, ir.Name):
             counts[stmt.target.id] += 1
@@ -212,12 +212,13 @@ def reads_in_statement(stmt: ir.Stmt, name: str) -> int:
     """How many times the statement itself (not its nested bodies) reads `name`."""
     count = sum(1 for expr in statement_expressions(stmt, targets=False)
                 for node in walk_expr(expr) if node == ir.Name(name))
-    count += sum(1 for target in _stored_targets(stmt) for read in _names_read_by_target(target)
+    count += sum(1 for target in stored_targets(stmt) for read in _names_read_by_target(target)
                  if read == name)
     return count + int(isinstance(stmt, ir.AugAssign) and stmt.target == ir.Name(name))
 
 
-def _stored_targets(stmt: ir.Stmt) -> tuple[ir.Expr, ...]:
+def stored_targets(stmt: ir.Stmt) -> tuple[ir.Expr, ...]:
+    """The targets `stmt` stores into (an assignment's, an augmented assignment's, a loop's)."""
     match stmt:
         case ir.Assign(targets):
             return targets
@@ -506,7 +507,7 @@ def reads(stmt: ir.Stmt, name: str) -> bool:
                 if node == ir.Name(name) or (isinstance(node, ir.OpaqueExpr)
                                               and name in opaque_names(node.node).all):
                     return True
-        if any(name in _names_read_by_target(target) for target in _stored_targets(inner)):
+        if any(name in _names_read_by_target(target) for target in stored_targets(inner)):
             return True
         if isinstance(inner, ir.AugAssign) and inner.target == ir.Name(name):
             return True
@@ -540,7 +541,7 @@ def statement_reads(stmt: ir.Stmt) -> set[str]:
                 names.add(node.id)
             elif isinstance(node, ir.OpaqueExpr):
                 names |= opaque_names(node.node).all
-    for target in _stored_targets(stmt):
+    for target in stored_targets(stmt):
         names.update(_names_read_by_target(target))
     if isinstance(stmt, ir.AugAssign) and isinstance(stmt.target, ir.Name):
         names.add(stmt.target.id)

@@ -24,6 +24,7 @@ import subprocess
 
 from .. import ir
 from ..backend.codegen import expression_text
+from ..ir.names import stored_targets
 from ..ir.ops import OPS
 from ..ir.rewrite import expr_children, nested_bodies, statement_expressions, walk_statements
 from . import layered
@@ -131,7 +132,7 @@ class _Builder:
                 uses[0] >= fresh and not self.graph.uses(uses[0]):
             self._becomes_statement(uses[0], text, stmt)  # `return a + b`: one node
             return
-        targets = _targets(stmt)
+        targets = stored_targets(stmt)
         reads = [self._reads_of_target(target) for target in targets]
         kind: Kind = "value" if isinstance(stmt, (ir.Assign, ir.AugAssign)) else "statement"
         where = f"line {stmt.loc.line}: " if stmt.loc.line else ""
@@ -153,15 +154,6 @@ class _Builder:
         if isinstance(target, (ir.Attribute, ir.Subscript)):
             return [self.value(child) for child in expr_children(target)]
         return []
-
-
-def _targets(stmt: ir.Stmt) -> tuple[ir.Expr, ...]:
-    match stmt:
-        case ir.Assign(targets):
-            return targets
-        case ir.AugAssign(target) | ir.For(target):
-            return (target,)
-    return ()
 
 
 def _stored_names(target: ir.Expr) -> list[str]:
@@ -220,7 +212,7 @@ def overview(function: ir.Function, groups: list[list[ir.Stmt]]) -> Graph:
     for statements in groups:
         inner = _graph_of(function, statements)
         outside = [inner.labels[node] for node, kind in inner.kinds.items() if kind == "input"]
-        names = [name for stmt in statements for target in _targets(stmt)
+        names = [name for stmt in statements for target in stored_targets(stmt)
                  for name in _stored_names(target)]
         stored = ", ".join(dict.fromkeys(names))
         label = _lines(statements) + (f": {stored}" if stored else "")
