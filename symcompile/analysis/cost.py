@@ -253,6 +253,11 @@ class _Estimate:
         return PYTHON_CALL
 
 
+def expected_turns(loop: ir.For | ir.While, env: TypeEnv) -> float:
+    """How many turns the model expects `loop` to make (a `while`: `LOOP_TURNS`)."""
+    return _turns(loop.iter, env) if isinstance(loop, ir.For) else LOOP_TURNS
+
+
 def _turns(iterable: ir.Expr, env: TypeEnv) -> float:
     """How many turns a `for` over `iterable` is expected to make: a `range` of constants its
     length, a display its items, an array or a `range` up to an array's extent (`len(a)`,

@@ -30,6 +30,7 @@ from .eliminate_temporaries import eliminate_temporaries
 from .fold_constants import fold_constants
 from .forward_single_uses import forward_single_uses
 from .hoist_globals import hoist_globals
+from .hoist_list_items import hoist_list_items
 from .hoist_loop_invariants import hoist_loop_invariants
 from .inline_calls import inline_calls
 from .inline_map_filter import inline_map_filter
@@ -89,6 +90,10 @@ PASSES: tuple[Pass, ...] = (
     # then run the loops left over float64 arrays over their Python floats: it keeps the loop
     # as written beside the copy, which the passes in the rounds would rewrite again and again
     iterate_lists,
+    # then (RUN_LAST too) read the items of private lists a loop cannot change once, before
+    # it: it keeps the loop as written beside the copy, whose reads the rounds would hoist
+    # again and again
+    hoist_list_items,
     # then (RUN_LAST too) compute NumPy operations into arrays the
     # function made itself: it splits expressions into statements, which forwarding would undo
     eliminate_temporaries,
@@ -103,8 +108,8 @@ PASSES: tuple[Pass, ...] = (
 WEIGH_SPECIALIZATIONS = True
 
 # Passes that run once, after the others have reached their fixed point.
-RUN_LAST: frozenset[Pass] = frozenset({vectorize_loops, iterate_lists, eliminate_temporaries,
-                                     use_cheaper_numpy_calls})
+RUN_LAST: frozenset[Pass] = frozenset({vectorize_loops, iterate_lists, hoist_list_items,
+                                     eliminate_temporaries, use_cheaper_numpy_calls})
 
 # The pipeline stops after this many rounds even if it has not settled (a chain of 30 nested
 # calls inlines one level a round). Every round's result is correct, only not the simplest.

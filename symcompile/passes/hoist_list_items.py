@@ -1,0 +1,249 @@
+"""hoist_list_items: read an item of a private list once, before a loop that cannot change it.
+
+`row = grid[i]` once per `i`, where the inner loop reads `grid[i][j]` on every turn: the hand
+rewrite of a stencil over a list of lists. It is exact where
+
+* `grid` is a *private list* (`analysis.private_lists`): a local that certainly holds a list
+  the function made, which no other code can reach, so no code of anyone else's can change
+  which items it holds, whatever the loop runs (an `__add__` of an element, a callee);
+* no statement of the loop binds a name of `grid`'s group (the names that may be the same
+  list), stores into its items (`grid[k] = ...`; `grid[i][j] = v` stores into an item's item
+  and does not change `grid`) or calls a method that changes it;
+* the index is made of names the loop never assigns and int constants, by `+` and `-`.
+
+Read before the loop, the item would raise where the original does not if the index were out
+of range and the loop ran zero times (or read it only in a branch), and the index could run
+code if it were no int (`__index__`). So the loop is copied: the reads happen behind a test,
+at run time, that every name in an index is an exact `int` (where the types are not known)
+and every index within `0 <= index < len(grid)`; where the test fails, the loop as written
+runs. A read in range of a list nobody else can change gives the same object on every turn,
+so the copy reads it once. The test and the reads cost a few calls per run of the loop; the
+cost model weighs them against the reads saved over the loop's expected turns, and a loop
+too big to copy (`COPY_BUDGET` nodes) is left as it is; `explain` says so.
+
+Runs once, after the rounds (`pipeline.RUN_LAST`): the loop's copy holds the very reads the
+fast loop no longer makes, and the rounds would find them again.
+
+Example::
+
+    def f(n):
+        grid = [[1.0] * n for _ in range(n)]
+        total = 0.0
+        for i in range(1, n - 1):
+            for j in range(n):
+                total += grid[i - 1][j] * grid[i + 1][j]
+        return total
+    # --- after hoist_list_items ---
+    def f(n):
+        grid = [[1.0] * n for _ in range(n)]
+        total = 0.0
+        for i in range(1, n - 1):
+            if type(i) is int and 0 <= i - 1 < len(grid) and 0 <= i + 1 < len(grid):
+                grid_item = grid[i - 1]
+                grid_item_2 = grid[i + 1]
+                for j in range(n):
+                    total += grid_item[j] * grid_item_2[j]
+            else:
+                for j in range(n):
+                    total += grid[i - 1][j] * grid[i + 1][j]
+        return total
+"""
+
+from __future__ import annotations
+
+from .. import ir
+from ..analysis import cost
+from ..analysis.private_lists import Groups, private_lists, writes
+from ..analysis.value_types import TypeEnv, type_of, types_before
+from ..ir.names import (
+    all_names,
+    assigned_names,
+    body_size,
+    bound_on_entry,
+    fresh_name,
+    untracked_names,
+)
+from ..ir.rewrite import (
+    copy_statements,
+    map_statement_expressions,
+    nested_bodies,
+    statement_expressions,
+    unchanged_or_new,
+    walk_expr,
+    walk_statements,
+    with_bodies,
+)
+from . import notes
+
+RULE = "hoist item"
+# a loop is copied (the reads behind a test, the loop as written beside them) up to this size
+COPY_BUDGET = 400
+# what the test and the reads before the loop cost, ns (see analysis/cost.py)
+_TYPE_TEST = cost.C_CALL + cost.COMPARISON  # `type(i) is int`
+_RANGE_TEST = cost.C_CALL + 2 * cost.COMPARISON  # `0 <= i < len(grid)`
+_READ_BEFORE = cost.SUBSCRIPT + cost.WRITE  # `grid_item = grid[i]`
+# per read in the loop, `grid[i - 1]` becoming `grid_item`: a subscript, a read, the index's
+# operations (`_index_cost`)
+_SAVED = cost.SUBSCRIPT + cost.READ
+
+
+class _Hoister:
+    def __init__(self, function: ir.Function, groups: Groups) -> None:
+        self.groups = groups
+        self.untracked = untracked_names(function)
+        self.bound = bound_on_entry(function)
+        self.types = types_before(function)
+        self.taken = all_names(function)
+
+    def block(self, body: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
+        result: list[ir.Stmt] = []
+        for stmt in body:
+            bodies = nested_bodies(stmt)
+            new = with_bodies(stmt, self.block(bodies[0]), self.block(bodies[1])) if bodies else stmt
+            if isinstance(stmt, (ir.For, ir.While)):
+                result += self.loop(stmt, new)
+            else:
+                result.append(new)
+        return unchanged_or_new(body, result)
+
+    def loop(self, original: ir.For | ir.While, loop: ir.Stmt) -> list[ir.Stmt]:
+        """`loop` (the `original` with its inner loops done) with the invariant items of
+        private lists read once before it, behind their test; or as it is."""
+        body = nested_bodies(loop)[0]
+        inner = tuple(walk_statements(body))
+        assigned = {name for stmt in inner for name in assigned_names(stmt)}
+        if isinstance(loop, ir.For):
+            assigned |= assigned_names(loop)
+        bound = self.bound.get(id(original), frozenset())
+        savings: dict[ir.Subscript, float] = {}
+        for stmt in inner:
+            weight = cost.LOOP_TURNS ** _depth(stmt, body)
+            for expr in statement_expressions(stmt):
+                for node in walk_expr(expr):
+                    if isinstance(node, ir.Subscript) and node not in _top_targets(stmt) \
+                            and self._invariant(node, inner, assigned, bound):
+                        savings[node] = savings.get(node, 0.0) + weight * _saved(node)
+        if not savings:
+            return [loop]
+        env = self.types.get(id(original), {})
+        tests = self._tests(list(savings), env)
+        turns = cost.expected_turns(original, env)
+        saving = turns * sum(savings.values())
+        price = cost.BRANCH + sum(_TYPE_TEST if test.ops == ("is",) else _RANGE_TEST
+                                  for test in tests) + _READ_BEFORE * len(savings)
+        reads = ", ".join(ir.format_expr(read) for read in savings)
+        if saving <= price:
+            notes.missed(RULE, "not hoisted {} out of the loop: it would save {} a run of the "
+                         "loop, its test and reads cost {}", reads, cost.spelled(saving),
+                         cost.spelled(price), loc=original.loc)
+            return [loop]
+        if body_size((loop,)) > COPY_BUDGET:
+            notes.missed(RULE, "not hoisted {}: the loop is too big to keep a copy of", reads,
+                         loc=original.loc)
+            return [loop]
+        return [self._hoisted(loop, list(savings), tests)]
+
+    def _invariant(self, read: ir.Subscript, inner: tuple[ir.Stmt, ...], assigned: set[str],
+                   bound: frozenset[str]) -> bool:
+        """Whether `read` is an item of a private list that the loop cannot change, at an
+        index made of names the loop never assigns, all bound before it."""
+        if not isinstance(read.value, ir.Name) or read.value.id not in self.groups \
+                or read.value.id not in bound:
+            return False
+        group = self.groups[read.value.id]
+        names = _index_names(read.index)
+        return names is not None and not names & (assigned | self.untracked) and names <= bound \
+            and not any(writes(stmt, group) for stmt in inner)
+
+    def _tests(self, reads: list[ir.Subscript], env: TypeEnv) -> list[ir.Compare]:
+        """The tests under which every read is in range and runs no code: each name of an
+        index an exact int (unless known), then each index in range."""
+        names: dict[str, None] = {}
+        for read in reads:
+            names.update(dict.fromkeys(sorted(_index_names(read.index) or ())))
+        tests = [ir.Compare(("is",), (ir.Call(ir.Const(type), (ir.Name(name),)), ir.Const(int)))
+                 for name in names if not _known_int(ir.Name(name), env)]
+        for read in reads:
+            length = ir.Call(ir.Const(len), (read.value,))
+            tests.append(ir.Compare(("le", "lt"), (ir.Const(0), read.index, length)))
+        return tests
+
+    def _hoisted(self, loop: ir.Stmt, reads: list[ir.Subscript], tests: list[ir.Compare]) -> ir.If:
+        temps: dict[ir.Expr, ir.Name] = {}
+        for read in reads:
+            assert isinstance(read.value, ir.Name)
+            temps[read] = ir.Name(fresh_name(f"{read.value.id}_item", self.taken))
+            notes.changed(RULE, "read {} once, before the loop", read, loc=loop.loc)
+
+        def replace(node: ir.Expr) -> ir.Expr:
+            return temps.get(node, node)
+
+        def rewrite(body: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
+            result: list[ir.Stmt] = []
+            for stmt in body:
+                stmt = map_statement_expressions(stmt, replace)
+                bodies = nested_bodies(stmt)
+                result.append(with_bodies(stmt, rewrite(bodies[0]), rewrite(bodies[1]))
+                              if bodies else stmt)
+            return unchanged_or_new(body, result)
+
+        body, orelse = nested_bodies(loop)
+        fast = with_bodies(loop, rewrite(body), orelse)
+        before = [ir.Assign((temps[read],), read, loop.loc) for read in reads]
+        test: ir.Expr = tests[0] if len(tests) == 1 else ir.BoolOp("and", tuple(tests))
+        return ir.If(test, (*before, fast), copy_statements((loop,)), loop.loc)
+
+
+def _index_names(index: ir.Expr) -> set[str] | None:
+    """The names of an index made of names and int constants by `+` and `-` (which give an
+    int, without raising, on ints), or None for any other index."""
+    match index:
+        case ir.Name(name):
+            return {name}
+        case ir.Const(value) if type(value) is int:
+            return set()
+        case ir.Op("add" | "sub", (left, right)):
+            left_names, right_names = _index_names(left), _index_names(right)
+            return None if left_names is None or right_names is None else left_names | right_names
+    return None
+
+
+def _saved(read: ir.Subscript) -> float:
+    """What reading `read` before the loop saves on each turn that reads it."""
+    operations = sum(isinstance(node, ir.Op) for node in walk_expr(read.index))
+    return _SAVED + operations * cost.NUMBER_OPERATION
+
+
+def _known_int(expr: ir.Expr, env: TypeEnv) -> bool:
+    known = type_of(expr, env)
+    return known is not None and known.type is int and not known.arguments
+
+
+def _top_targets(stmt: ir.Stmt) -> tuple[ir.Expr, ...]:
+    """The statement's own store targets (a store into the list is no read of it)."""
+    match stmt:
+        case ir.Assign(targets):
+            return targets
+        case ir.AugAssign(target):
+            return (target,)
+    return ()
+
+
+def _depth(stmt: ir.Stmt, body: tuple[ir.Stmt, ...]) -> int:
+    """How many loops of `body` hold `stmt`."""
+    for inner in body:
+        if inner is stmt:
+            return 0
+        bodies = nested_bodies(inner)
+        for nested in bodies:
+            if any(found is stmt for found in walk_statements(nested)):
+                return _depth(stmt, nested) + isinstance(inner, (ir.For, ir.While))
+    return 0
+
+
+def hoist_list_items(function: ir.Function) -> ir.Function:
+    """Read the items of private lists that a loop cannot change once, before it."""
+    groups = private_lists(function)
+    if not groups:
+        return function
+    return function.with_body(_Hoister(function, groups).block(function.body))
