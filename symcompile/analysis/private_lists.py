@@ -5,7 +5,8 @@ An analysis for `hoist_list_items`. A local is a private list when every assignm
 binds a list the function made (a list display, a list comprehension) or another private
 list, and the function uses it only in ways that hand the list object to nobody: reading or
 storing an item (`xs[i]`, `xs[i] = v`, `xs[i][j] = v`), iterating over it (`for x in xs`, the
-first `for` of a comprehension: a list iterator only reads), calling a list method that
+first `for` of a comprehension: a list iterator only reads), taking its length with the builtin
+`len` bound as an object (not the name `len`, which code may rebind), calling a list method that
 changes it (`xs.append(v)`), binding another local to it (`ys = xs`) and returning it, alone
 or in a tuple (nothing of the function runs after that). Names bound to one another share a
 group: they may be the same list, so a write through one counts for all of them. A parameter
@@ -134,6 +135,8 @@ class _Uses:
                 self.escaped.add(name)
             case ir.Subscript(ir.Name(), index):
                 self.read(index)
+            case ir.Call(ir.Const(function), (ir.Name(),), ()) if function is len:
+                return  # the builtin itself, bound (a name `len` may be rebound to anything)
             case ir.Call(ir.Attribute(ir.Name(), method), args, keywords) if method in MUTATORS:
                 for part in (*args, *(keyword.value for keyword in keywords)):
                     self.read(part)

@@ -61,7 +61,7 @@ from ..ir.names import (
     body_size,
     bound_on_entry,
     fresh_name,
-    untracked_names,
+    opaque_usage,
 )
 from ..ir.rewrite import (
     copy_statements,
@@ -90,7 +90,10 @@ _SAVED = cost.SUBSCRIPT + cost.READ
 class _Hoister:
     def __init__(self, function: ir.Function, groups: Groups) -> None:
         self.groups = groups
-        self.untracked = untracked_names(function)
+        # names opaque code may rebind (a comprehension's own variables, or a nested function's
+        # reads, do not rebind the function's locals of those names)
+        usage = opaque_usage(function)
+        self.rebound = usage.stored | usage.declared
         self.bound = bound_on_entry(function)
         self.types = types_before(function)
         self.taken = all_names(function)
@@ -131,15 +134,15 @@ class _Hoister:
         saving = turns * sum(savings.values())
         price = cost.BRANCH + sum(_TYPE_TEST if test.ops == ("is",) else _RANGE_TEST
                                   for test in tests) + _READ_BEFORE * len(savings)
-        reads = ", ".join(ir.format_expr(read) for read in savings)
+        reads = ", ".join("{}" for _ in savings)
         if saving <= price:
-            notes.missed(RULE, "not hoisted {} out of the loop: it would save {} a run of the "
-                         "loop, its test and reads cost {}", reads, cost.spelled(saving),
-                         cost.spelled(price), loc=original.loc)
+            notes.missed(RULE, f"not hoisted {reads} out of the loop: it would save {{}} a run "
+                         "of the loop, its test and reads cost {}", *savings,
+                         cost.spelled(saving), cost.spelled(price), loc=original.loc)
             return [loop]
         if body_size((loop,)) > COPY_BUDGET:
-            notes.missed(RULE, "not hoisted {}: the loop is too big to keep a copy of", reads,
-                         loc=original.loc)
+            notes.missed(RULE, f"not hoisted {reads}: the loop is too big to keep a copy of",
+                         *savings, loc=original.loc)
             return [loop]
         return [self._hoisted(loop, list(savings), tests)]
 
@@ -152,7 +155,7 @@ class _Hoister:
             return False
         group = self.groups[read.value.id]
         names = _index_names(read.index)
-        return names is not None and not names & (assigned | self.untracked) and names <= bound \
+        return names is not None and not names & (assigned | self.rebound) and names <= bound \
             and not any(writes(stmt, group) for stmt in inner)
 
     def _tests(self, reads: list[ir.Subscript], env: TypeEnv) -> list[ir.Compare]:

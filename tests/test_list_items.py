@@ -1,0 +1,244 @@
+"""hoist_list_items (issue 11 #3): an item of a private list read once before a loop that
+cannot change it, behind a run-time test of the index. Every test compares the compiled
+function with the original under the differential oracle, on inputs inside and outside the
+conditions (rows that are one list, elements of a float subclass, an exception part way, a
+call or a method that changes the list, indexes out of range or not ints)."""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Callable
+
+import pytest
+
+import symcompile as sc
+from symcompile.analysis.private_lists import private_lists
+from symcompile.passes.pipeline import optimize
+from symcompile.runtime.oracle import assert_equivalent
+
+_KERNELS = '''
+def stencil(n, sweeps, fill):
+    grid = [[fill * (i + j) for j in range(n)] for i in range(n)]
+    for _ in range(sweeps):
+        new = [row[:] for row in grid]
+        for i in range(1, n - 1):
+            for j in range(1, n - 1):
+                new[i][j] = 0.25 * (grid[i - 1][j] + grid[i + 1][j] + grid[i][j - 1]
+                                    + grid[i][j + 1])
+        grid = new
+    return grid
+
+
+def shared_rows(n):
+    row = [1.0] * n
+    grid = [row for _ in range(n)]
+    for i in range(1, n):
+        for j in range(n):
+            grid[i][j] = grid[i - 1][j] + 1.0
+    return grid, row
+
+
+def gauss_seidel(rows, sweeps):
+    grid = [row for row in rows]
+    n = len(rows)
+    for _ in range(sweeps):
+        for i in range(1, n - 1):
+            for j in range(1, n - 1):
+                grid[i][j] = (grid[i - 1][j] + grid[i + 1][j] + grid[i][j - 1]
+                              + grid[i][j + 1]) / 4.0
+    return grid
+
+
+def far_index(n, shift, width):
+    grid = [[1.0] * 3 for _ in range(n)]
+    total = 0.0
+    for i in range(n):
+        for j in range(width):
+            total += grid[i + shift][j] * grid[i][j]
+    return total
+
+
+def indexes(keys, width):
+    grid = [[float(k) for k in range(4)] for _ in range(4)]
+    total = 0.0
+    for i in keys:
+        for j in range(width):
+            total += grid[i][j] * grid[i][j]
+    return total
+
+
+def calls_mutator(n, helper):
+    grid = [[1.0] * n for _ in range(n)]
+    total = 0.0
+    for i in range(n):
+        for j in range(n):
+            total += grid[i][j] * grid[i][j]
+            helper(grid)
+    return total
+
+
+def appends(n):
+    grid = [[1.0] * n for _ in range(n)]
+    total = 0.0
+    for i in range(n):
+        for j in range(n):
+            total += grid[i][j] * grid[i][j]
+            grid.append([2.0] * n)
+    return total, len(grid)
+
+
+def aliased(n):
+    a = [[1.0] * n for _ in range(n)]
+    b = a
+    total = 0.0
+    for i in range(n):
+        for j in range(n):
+            total += a[i][j] * a[i][j]
+            b[i] = [3.0] * n
+    return total
+'''
+
+
+@pytest.fixture
+def kernels(make_module: Callable[[str], types.ModuleType]) -> types.ModuleType:
+    return make_module(_KERNELS)
+
+
+class Loud(float):
+    """A float subclass whose additions are counted and, past a limit, raise."""
+
+    calls: list[int] = []
+    limit = 10 ** 9
+
+    def __add__(self, other: object) -> Loud:
+        Loud.calls.append(1)
+        if len(Loud.calls) > Loud.limit:
+            raise ArithmeticError(f"addition number {len(Loud.calls)}")
+        return Loud(float(self) + float(other))  # type: ignore[arg-type]
+
+    __radd__ = __add__
+
+
+class Index(int):
+    """An int subclass: indexing with it is not exact int indexing (the test at the loop
+    fails, the loop as written runs)."""
+
+
+def test_never_a_wrong_answer_stencil_reads_rows_once(kernels: types.ModuleType) -> None:
+    compiled = sc.symbolic(kernels.stencil)
+    for args in [(6, 2, 0.5), (2, 1, 1.0), (0, 1, 1.0), (1, 3, -0.0), (12, 3, 1e300)]:
+        assert_equivalent(kernels.stencil, compiled, args)
+    text = sc.source(compiled, 6, 2, 0.5)
+    assert "grid_item = grid[i - 1]" in text and "new_item[j] = " in text, text
+
+
+def test_never_a_wrong_answer_rows_that_are_one_list(kernels: types.ModuleType) -> None:
+    """Every row is the same list: a store through one row is seen through the others."""
+    compiled = sc.symbolic(kernels.shared_rows)
+    for n in (0, 1, 4):
+        assert_equivalent(kernels.shared_rows, compiled, (n,))
+    assert "grid_item" in sc.source(compiled, 4)
+
+
+def _run_counted(function: Callable[..., object], rows: list[list[Loud]]) -> tuple[str, int]:
+    Loud.calls.clear()
+    try:
+        outcome = repr(function(rows, 2))
+    except ArithmeticError as exc:
+        outcome = repr(exc)
+    return outcome, len(Loud.calls)
+
+
+@pytest.mark.parametrize("limit", [10 ** 9, 0, 5, 17])
+def test_never_a_wrong_answer_float_subclass_raising_part_way(
+        kernels: types.ModuleType, limit: int) -> None:
+    """Elements whose `+` runs code and raises part way, in the caller's rows (the private
+    list holds them): the same exception after the same additions, the rows left as the
+    original left them."""
+    def rows() -> list[list[Loud]]:
+        return [[Loud(i * 5 + j) for j in range(5)] for i in range(5)]
+
+    compiled = sc.symbolic(kernels.gauss_seidel)
+    assert "grid_item" in sc.source(compiled, rows(), 2)
+    Loud.limit = limit
+    try:
+        expected_rows, got_rows = rows(), rows()
+        expected = _run_counted(kernels.gauss_seidel, expected_rows)
+        got = _run_counted(compiled, got_rows)
+    finally:
+        Loud.limit = 10 ** 9
+    assert got == expected
+    assert [[float(x) for x in row] for row in got_rows] == \
+        [[float(x) for x in row] for row in expected_rows]
+    assert_equivalent(kernels.gauss_seidel, compiled, (rows(), 2))
+
+
+@pytest.mark.parametrize(("n", "shift", "width"), [
+    (3, 0, 3), (3, 5, 0), (3, 5, 1), (3, -1, 2), (3, -4, 1), (0, 7, 3), (4, 1, 3),
+])
+def test_never_a_wrong_answer_index_out_of_range_raises_where_the_original_does(
+        kernels: types.ModuleType, n: int, shift: int, width: int) -> None:
+    """Out of range (a loop that runs zero times reads nothing) or negative: the loop as
+    written runs, raising IndexError at the same turn with the same message."""
+    compiled = sc.symbolic(kernels.far_index)
+    assert_equivalent(kernels.far_index, compiled, (n, shift, width))
+
+
+@pytest.mark.parametrize("keys", [[0, 1, 3], [Index(1), Index(2)], [True, False], [1.0], []])
+def test_never_a_wrong_answer_index_of_another_type(kernels: types.ModuleType,
+                                                    keys: list[object]) -> None:
+    compiled = sc.symbolic(kernels.indexes)
+    for width in (0, 3):
+        assert_equivalent(kernels.indexes, compiled, (keys, width))
+    assert "type(i) is int" in sc.source(compiled, keys, 3)
+
+
+def _mutate(grid: list[list[float]]) -> None:
+    grid[0] = [5.0] * len(grid[0])
+    grid.reverse()
+
+
+@pytest.mark.parametrize("name", ["calls_mutator", "appends", "aliased"])
+def test_never_a_wrong_answer_list_changed_in_the_loop_is_read_where_written(
+        kernels: types.ModuleType, name: str) -> None:
+    """A list passed to a call, changed by a method or stored through another name of it is
+    read on every turn, as written."""
+    original = getattr(kernels, name)
+    compiled = sc.symbolic(original)
+    args: tuple[object, ...] = (3, _mutate) if name == "calls_mutator" else (3,)
+    assert_equivalent(original, compiled, args)
+    assert "_item" not in sc.source(compiled, *args)
+
+
+def test_private_lists_are_the_lists_nobody_else_sees(kernels: types.ModuleType) -> None:
+    _, after, _ = optimize(kernels.stencil)
+    assert set(private_lists(after)) == {"grid", "new"}
+    assert private_lists(after)["grid"] == frozenset({"grid", "new"})
+    _, after, _ = optimize(kernels.calls_mutator, passes=())
+    assert "grid" not in private_lists(after)
+    _, after, _ = optimize(kernels.aliased, passes=())
+    assert private_lists(after) == {"a": frozenset("ab"), "b": frozenset("ab")}
+    _, after, _ = optimize(kernels.appends, passes=())  # `len(grid)`: the name may be rebound
+    assert private_lists(after) == {}
+
+
+def test_always_explainable_hoist_and_its_price(make_module: Callable[[str], types.ModuleType]
+                                               ) -> None:
+    module = make_module('''
+        def once(n):
+            grid = [[1.0] * n for _ in range(n)]
+            total = 0.0
+            for i in range(n):
+                for j in range(n):
+                    total += grid[i][j]
+            return total
+        ''')
+    text = str(sc.explain(module.once, 3))
+    assert "not hoisted grid[i] out of the loop: it would save ~60 ns a run of the loop, its " \
+        "test and reads cost ~63 ns (line 6)" in text, text
+    explained = str(sc.explain(_stencil_module(make_module).stencil, 5, 1, 1.0))
+    assert "read grid[i - 1] once, before the loop" in explained, explained
+
+
+def _stencil_module(make_module: Callable[[str], types.ModuleType]) -> types.ModuleType:
+    return make_module(_KERNELS)
