@@ -6,6 +6,8 @@ call or a method that changes the list, indexes out of range or not ints)."""
 
 from __future__ import annotations
 
+import random
+import textwrap
 import types
 from collections.abc import Callable
 
@@ -242,3 +244,73 @@ def test_always_explainable_hoist_and_its_price(make_module: Callable[[str], typ
 
 def _stencil_module(make_module: Callable[[str], types.ModuleType]) -> types.ModuleType:
     return make_module(_KERNELS)
+
+
+def test_never_a_wrong_answer_rows_of_one_list_by_repetition(
+        make_module: Callable[[str], types.ModuleType]) -> None:
+    """`[[0.0] * n] * n`: every row is one list (and the outer list is made by `*`, which an
+    operand's `__rmul__` could answer: not a private list); the result is the original's."""
+    module = make_module('''
+        def repeated(n):
+            grid = [[0.0] * n] * n
+            for i in range(1, n):
+                for j in range(n):
+                    grid[i][j] = grid[i - 1][j] + 1.0
+            return grid
+        ''')
+    compiled = sc.symbolic(module.repeated)
+    for n in (0, 1, 4):
+        assert_equivalent(module.repeated, compiled, (n,))
+    assert "_item" not in sc.source(compiled, 4)
+
+
+# --- random loops over private lists: indexes in and out of range, writes, aliases, exits
+
+_STATEMENTS = (
+    "total += a[i + {c}][j] * 0.5",
+    "total += a[{c}][j] - a[i][j]",
+    "a[i + {c}][j] = total",
+    "b[i][j] += 1.0",
+    "a[i + {c}] = a[i][:]",
+    "b[{c}] = [total] * m",
+    "a.append([total] * m)",
+    "total += b[i - {c}][j - {c}]",
+    "if total > {c}.5:\n    break",
+    "if j == {c}:\n    continue",
+    "helper(a, i, j)",
+    "k = k + 1\ntotal += a[k][j]",
+)
+
+
+def _random_program(rng: random.Random) -> str:
+    body = []
+    for _ in range(rng.randint(1, 4)):
+        stmt = rng.choice(_STATEMENTS).format(c=rng.randint(-2, 3))
+        body.append(textwrap.indent(stmt, " " * 12))
+    alias = rng.choice(["b = a", "b = [row for row in a]", "b = [[1.0] * m for _ in range(n)]"])
+    lo, hi = rng.randint(-1, 2), rng.choice(["n", "n - 1", "n + 1", "0"])
+    return f'''
+def helper(a, i, j):
+    if (i + j) % 3 == 0:
+        a[i] = [9.0] * len(a[i])
+
+def f(n, m):
+    a = [[float(i * 7 + j) for j in range(m)] for i in range(n)]
+    {alias}
+    total = 0.0
+    for i in range({lo}, {hi}):
+        k = 0
+        for j in range(m):
+{chr(10).join(body)}
+    return total, a, b
+'''
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_never_a_wrong_answer_random_loops_over_private_lists(
+        make_module: Callable[[str], types.ModuleType], seed: int) -> None:
+    rng = random.Random(seed)
+    module = make_module(_random_program(rng))
+    compiled = sc.symbolic(module.f)
+    for n, m in ((0, 0), (1, 3), (4, 4), (6, 2)):
+        assert_equivalent(module.f, compiled, (n, m))
