@@ -15,9 +15,10 @@ Read before the loop, the item would raise where the original does not if the in
 of range and the loop ran zero times (or read it only in a branch), and the index could run
 code if it were no int (`__index__`). So the loop is copied: the reads happen behind a test,
 at run time, that every name in an index is an exact `int` (where the types are not known)
-and every index within `0 <= index < len(grid)`; where the test fails, the loop as written
-runs. A read in range of a list nobody else can change gives the same object on every turn,
-so the copy reads it once. The test and the reads cost a few calls per run of the loop; the
+and every index within `0 <= index < len(grid)` (of indexes that differ by a constant, the
+least and the greatest); where the test fails, the loop as written runs. A read in range of
+a list nobody else can change gives the same object on every turn, so the copy reads it
+once. The test and the reads cost a few calls per run of the loop; the
 cost model weighs them against the reads saved over the loop's expected turns, and a loop
 too big to copy (`COPY_BUDGET` nodes) is left as it is; `explain` says so.
 
@@ -38,7 +39,7 @@ Example::
         grid = [[1.0] * n for _ in range(n)]
         total = 0.0
         for i in range(1, n - 1):
-            if type(i) is int and 0 <= i - 1 < len(grid) and 0 <= i + 1 < len(grid):
+            if type(i) is int and 0 <= i - 1 and i + 1 < len(grid):
                 grid_item = grid[i - 1]
                 grid_item_2 = grid[i + 1]
                 for j in range(n):
@@ -78,9 +79,7 @@ from . import notes
 RULE = "hoist item"
 # a loop is copied (the reads behind a test, the loop as written beside them) up to this size
 COPY_BUDGET = 400
-# what the test and the reads before the loop cost, ns (see analysis/cost.py)
-_TYPE_TEST = cost.C_CALL + cost.COMPARISON  # `type(i) is int`
-_RANGE_TEST = cost.C_CALL + 2 * cost.COMPARISON  # `0 <= i < len(grid)`
+# what the reads before the loop cost, ns (see analysis/cost.py)
 _READ_BEFORE = cost.SUBSCRIPT + cost.WRITE  # `grid_item = grid[i]`
 # per read in the loop, `grid[i - 1]` becoming `grid_item`: a subscript, a read, the index's
 # operations (`_index_cost`)
@@ -132,8 +131,7 @@ class _Hoister:
         tests = self._tests(list(savings), env)
         turns = cost.expected_turns(original, env)
         saving = turns * sum(savings.values())
-        price = cost.BRANCH + sum(_TYPE_TEST if test.ops == ("is",) else _RANGE_TEST
-                                  for test in tests) + _READ_BEFORE * len(savings)
+        price = cost.BRANCH + sum(_price(test) for test in tests) + _READ_BEFORE * len(savings)
         reads = ", ".join("{}" for _ in savings)
         if saving <= price:
             notes.missed(RULE, f"not hoisted {reads} out of the loop: it would save {{}} a run "
@@ -160,15 +158,26 @@ class _Hoister:
 
     def _tests(self, reads: list[ir.Subscript], env: TypeEnv) -> list[ir.Compare]:
         """The tests under which every read is in range and runs no code: each name of an
-        index an exact int (unless known), then each index in range."""
+        index an exact int (unless known), then the indexes in range. Indexes of one list
+        that differ by a constant (`i - 1`, `i`, `i + 1`) are in range when the least and the
+        greatest are: `0 <= i - 1 and i + 1 < len(grid)`."""
         names: dict[str, None] = {}
         for read in reads:
             names.update(dict.fromkeys(sorted(_index_names(read.index) or ())))
         tests = [ir.Compare(("is",), (ir.Call(ir.Const(type), (ir.Name(name),)), ir.Const(int)))
                  for name in names if not _known_int(ir.Name(name), env)]
+        spans: dict[tuple[ir.Expr, frozenset[tuple[str, int]]], list[tuple[int, ir.Expr]]] = {}
         for read in reads:
-            length = ir.Call(ir.Const(len), (read.value,))
-            tests.append(ir.Compare(("le", "lt"), (ir.Const(0), read.index, length)))
+            terms, offset = _linear(read.index)
+            spans.setdefault((read.value, frozenset(terms.items())), []).append((offset, read.index))
+        for (listed, _), indexes in spans.items():
+            low, high = min(indexes, key=_offset)[1], max(indexes, key=_offset)[1]
+            length = ir.Call(ir.Const(len), (listed,))
+            if low == high:
+                tests.append(ir.Compare(("le", "lt"), (ir.Const(0), low, length)))
+            else:
+                tests += [ir.Compare(("le",), (ir.Const(0), low)),
+                          ir.Compare(("lt",), (high, length))]
         return tests
 
     def _hoisted(self, loop: ir.Stmt, reads: list[ir.Subscript], tests: list[ir.Compare]) -> ir.If:
@@ -211,10 +220,40 @@ def _index_names(index: ir.Expr) -> set[str] | None:
     return None
 
 
+def _price(test: ir.Compare) -> float:
+    """What a test costs: its comparisons and calls (`type(i)`, `len(grid)`), ns."""
+    calls = sum(isinstance(operand, ir.Call) for operand in test.operands)
+    return cost.COMPARISON * len(test.ops) + cost.C_CALL * calls
+
+
 def _saved(read: ir.Subscript) -> float:
     """What reading `read` before the loop saves on each turn that reads it."""
     operations = sum(isinstance(node, ir.Op) for node in walk_expr(read.index))
     return _SAVED + operations * cost.NUMBER_OPERATION
+
+
+def _linear(index: ir.Expr) -> tuple[dict[str, int], int]:
+    """An index of `_index_names`'s form as its names' coefficients and a constant:
+    `i - (j - 2)` is ({i: 1, j: -1}, 2)."""
+    match index:
+        case ir.Name(name):
+            return {name: 1}, 0
+        case ir.Const(value):
+            assert type(value) is int
+            return {}, value
+        case ir.Op(op, (left, right)):
+            (left_terms, left_offset), (right_terms, right_offset) = _linear(left), _linear(right)
+            sign = 1 if op == "add" else -1
+            terms = dict(left_terms)
+            for name, factor in right_terms.items():
+                terms[name] = terms.get(name, 0) + sign * factor
+            return {name: factor for name, factor in terms.items() if factor}, \
+                left_offset + sign * right_offset
+    raise ValueError(f"not an index of names and ints: {index}")
+
+
+def _offset(entry: tuple[int, ir.Expr]) -> int:
+    return entry[0]
 
 
 def _known_int(expr: ir.Expr, env: TypeEnv) -> bool:

@@ -14,8 +14,8 @@ def f(rows, n):
     grid = [row[:] for row in rows]
     new = [row[:] for row in grid]
     for i in range(1, n - 1):
-        if type(i) is int and 0 <= i < len(new) and 0 <= i - 1 < len(grid
-            ) and 0 <= i + 1 < len(grid) and 0 <= i < len(grid):
+        if type(i) is int and 0 <= i < len(new) and 0 <= i - 1 and i + 1 < len(
+            grid):
             new_item = new[i]
             grid_item = grid[i - 1]
             grid_item_2 = grid[i + 1]
