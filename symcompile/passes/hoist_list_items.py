@@ -14,7 +14,9 @@ rewrite of a stencil over a list of lists. It is exact where
 Read before the loop, the item would raise where the original does not if the index were out
 of range and the loop ran zero times (or read it only in a branch), and the index could run
 code if it were no int (`__index__`). So the loop is copied: the reads happen behind a test,
-at run time, that every name in an index is an exact `int` (where the types are not known)
+at run time, that every name in an index is an exact `int` (where the types are not known;
+where they are known from the argument types the version is compiled for, those are checked
+on entry)
 and every index within `0 <= index < len(grid)` (of indexes that differ by a constant, the
 least and the greatest); where the test fails, the loop as written runs. A read in range of
 a list nobody else can change gives the same object on every turn, so the copy reads it
@@ -55,7 +57,7 @@ from __future__ import annotations
 from .. import ir
 from ..analysis import cost
 from ..analysis.private_lists import Groups, private_lists, writes
-from ..analysis.value_types import TypeEnv, type_of, types_before
+from ..analysis.value_types import TypeEnv, type_assumptions, type_of, types_before
 from ..ir.names import (
     all_names,
     assigned_names,
@@ -96,6 +98,7 @@ class _Hoister:
         self.bound = bound_on_entry(function)
         self.types = types_before(function)
         self.taken = all_names(function)
+        self.relied: set[str] = set()  # the arguments whose types it relied on
 
     def block(self, body: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
         result: list[ir.Stmt] = []
@@ -164,8 +167,14 @@ class _Hoister:
         names: dict[str, None] = {}
         for read in reads:
             names.update(dict.fromkeys(sorted(_index_names(read.index) or ())))
-        tests = [ir.Compare(("is",), (ir.Call(ir.Const(type), (ir.Name(name),)), ir.Const(int)))
-                 for name in names if not _known_int(ir.Name(name), env)]
+        tests: list[ir.Compare] = []
+        for name in names:
+            known = type_of(ir.Name(name), env)
+            if known is not None and known.type is int:
+                self.relied |= known.arguments
+            else:
+                tests.append(ir.Compare(("is",), (ir.Call(ir.Const(type), (ir.Name(name),)),
+                                                  ir.Const(int))))
         spans: dict[tuple[ir.Expr, frozenset[tuple[str, int]]], list[tuple[int, ir.Expr]]] = {}
         for read in reads:
             terms, offset = _linear(read.index)
@@ -256,11 +265,6 @@ def _offset(entry: tuple[int, ir.Expr]) -> int:
     return entry[0]
 
 
-def _known_int(expr: ir.Expr, env: TypeEnv) -> bool:
-    known = type_of(expr, env)
-    return known is not None and known.type is int and not known.arguments
-
-
 def _top_targets(stmt: ir.Stmt) -> tuple[ir.Expr, ...]:
     """The statement's own store targets (a store into the list is no read of it)."""
     match stmt:
@@ -288,4 +292,7 @@ def hoist_list_items(function: ir.Function) -> ir.Function:
     groups = private_lists(function)
     if not groups:
         return function
-    return function.with_body(_Hoister(function, groups).block(function.body))
+    hoister = _Hoister(function, groups)
+    body = hoister.block(function.body)
+    return function.with_body(body).assuming(
+        *type_assumptions(function, hoister.relied, "hoist_list_items"))
