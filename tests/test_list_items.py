@@ -314,3 +314,22 @@ def test_never_a_wrong_answer_random_loops_over_private_lists(
     compiled = sc.symbolic(module.f)
     for n, m in ((0, 0), (1, 3), (4, 4), (6, 2)):
         assert_equivalent(module.f, compiled, (n, m))
+
+
+@pytest.mark.usefixtures("specialize_always")
+def test_never_a_wrong_answer_index_typed_by_the_version_is_checked_on_entry(
+        make_module: Callable[[str], types.ModuleType]) -> None:
+    module = make_module('''
+        def column(n, k):
+            grid = [[float(i + j) for j in range(n)] for i in range(n)]
+            total = 0.0
+            for j in range(n):
+                total += grid[k][j] * grid[k + 1][j]
+            return total
+        ''')
+    compiled = sc.symbolic(module.column)
+    for n, k in ((4, 1), (4, 3), (4, -1), (0, 0), (3, True)):
+        assert_equivalent(module.column, compiled, (n, k))
+    text = sc.source(compiled, 4, 1)
+    assert "type(k) is not int" in text and "type(k) is int" not in text, text
+    assert "grid_item = grid[k]" in text, text
