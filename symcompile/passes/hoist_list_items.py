@@ -54,6 +54,8 @@ Example::
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from .. import ir
 from ..analysis import cost
 from ..analysis.private_lists import Groups, private_lists, writes
@@ -115,18 +117,20 @@ class _Hoister:
         """`loop` (the `original` with its inner loops done) with the invariant items of
         private lists read once before it, behind their test; or as it is."""
         body = nested_bodies(loop)[0]
+        depths = dict(_with_depths(body, 0))
         inner = tuple(walk_statements(body))
         assigned = {name for stmt in inner for name in assigned_names(stmt)}
         if isinstance(loop, ir.For):
             assigned |= assigned_names(loop)
         bound = self.bound.get(id(original), frozenset())
         savings: dict[ir.Subscript, float] = {}
+        written: dict[frozenset[str], bool] = {}  # whether the loop may change a group's list
         for stmt in inner:
-            weight = cost.LOOP_TURNS ** _depth(stmt, body)
+            weight = cost.LOOP_TURNS ** depths[id(stmt)]
             for expr in statement_expressions(stmt):
                 for node in walk_expr(expr):
                     if isinstance(node, ir.Subscript) and node not in _top_targets(stmt) \
-                            and self._invariant(node, inner, assigned, bound):
+                            and self._invariant(node, inner, assigned, bound, written):
                         savings[node] = savings.get(node, 0.0) + weight * _saved(node)
         if not savings:
             return [loop]
@@ -148,7 +152,7 @@ class _Hoister:
         return [self._hoisted(loop, list(savings), tests)]
 
     def _invariant(self, read: ir.Subscript, inner: tuple[ir.Stmt, ...], assigned: set[str],
-                   bound: frozenset[str]) -> bool:
+                   bound: frozenset[str], written: dict[frozenset[str], bool]) -> bool:
         """Whether `read` is an item of a private list that the loop cannot change, at an
         index made of names the loop never assigns, all bound before it."""
         if not isinstance(read.value, ir.Name) or read.value.id not in self.groups \
@@ -156,8 +160,11 @@ class _Hoister:
             return False
         group = self.groups[read.value.id]
         names = _index_names(read.index)
-        return names is not None and not names & (assigned | self.rebound) and names <= bound \
-            and not any(writes(stmt, group) for stmt in inner)
+        if names is None or names & (assigned | self.rebound) or not names <= bound:
+            return False
+        if group not in written:
+            written[group] = any(writes(stmt, group) for stmt in inner)
+        return not written[group]
 
     def _tests(self, reads: list[ir.Subscript], env: TypeEnv) -> list[ir.Compare]:
         """The tests under which every read is in range and runs no code: each name of an
@@ -270,21 +277,19 @@ def _top_targets(stmt: ir.Stmt) -> tuple[ir.Expr, ...]:
     match stmt:
         case ir.Assign(targets):
             return targets
-        case ir.AugAssign(target):
+        case ir.AugAssign(target) | ir.For(target):
             return (target,)
     return ()
 
 
-def _depth(stmt: ir.Stmt, body: tuple[ir.Stmt, ...]) -> int:
-    """How many loops of `body` hold `stmt`."""
-    for inner in body:
-        if inner is stmt:
-            return 0
-        bodies = nested_bodies(inner)
-        for nested in bodies:
-            if any(found is stmt for found in walk_statements(nested)):
-                return _depth(stmt, nested) + isinstance(inner, (ir.For, ir.While))
-    return 0
+def _with_depths(body: tuple[ir.Stmt, ...], depth: int) -> Iterator[tuple[int, int]]:
+    """Each statement of `body` (nested ones too, by `id`) with how many loops of `body`
+    hold it."""
+    for stmt in body:
+        yield id(stmt), depth
+        inner = depth + isinstance(stmt, (ir.For, ir.While))
+        for nested in nested_bodies(stmt):
+            yield from _with_depths(nested, inner)
 
 
 def hoist_list_items(function: ir.Function) -> ir.Function:
