@@ -333,3 +333,41 @@ def test_never_a_wrong_answer_index_typed_by_the_version_is_checked_on_entry(
     text = sc.source(compiled, 4, 1)
     assert "type(k) is not int" in text and "type(k) is int" not in text, text
     assert "grid_item = grid[k]" in text, text
+
+
+class Meddler(float):
+    """A float whose `+` reverses the row that holds it (a row of the caller's, which the
+    private list shares): code run inside the loop changes what a hoisted row holds."""
+
+    row: list[object]
+
+    def __add__(self, other: object) -> float:
+        self.row.reverse()
+        return float(self) + float(other)  # type: ignore[arg-type]
+
+    __radd__ = __add__
+
+
+def _meddling_rows(n: int, m: int) -> list[list[object]]:
+    rows: list[list[object]] = []
+    for i in range(n):
+        row: list[object] = []
+        for j in range(m):
+            value = Meddler(i * 7.0 + j)
+            value.row = row
+            row.append(value if (i + j) % 2 else float(j))
+        rows.append(row)
+    return rows
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_never_a_wrong_answer_random_loops_over_the_callers_rows(
+        make_module: Callable[[str], types.ModuleType], seed: int) -> None:
+    """The private list holds the caller's rows, whose elements' `+` changes the rows."""
+    text = _random_program(random.Random(1000 + seed)).replace(
+        "a = [[float(i * 7 + j) for j in range(m)] for i in range(n)]",
+        "a = [row for row in rows]").replace("def f(n, m):", "def f(n, m, rows):")
+    module = make_module(text)
+    compiled = sc.symbolic(module.f)
+    for n, m in ((0, 0), (1, 3), (4, 4), (6, 2)):
+        assert_equivalent(module.f, compiled, (n, m, _meddling_rows(n, m)))
