@@ -16,13 +16,14 @@ of range and the loop ran zero times (or read it only in a branch), and the inde
 code if it were no int (`__index__`). So the loop is copied: the reads happen behind a test,
 at run time, that every name in an index is an exact `int` (where the types are not known;
 where they are known from the argument types the version is compiled for, those are checked
-on entry)
-and every index within `0 <= index < len(grid)` (of indexes that differ by a constant, the
-least and the greatest); where the test fails, the loop as written runs. A read in range of
-a list nobody else can change gives the same object on every turn, so the copy reads it
-once. The test and the reads cost a few calls per run of the loop; the
-cost model weighs them against the reads saved over the loop's expected turns, and a loop
-too big to copy (`COPY_BUDGET` nodes) is left as it is; `explain` says so.
+on entry) and every index within `0 <= index < len(grid)` (of indexes that differ by a
+constant, the least and the greatest); where the test fails, the loop as written runs. A read
+in range of a list nobody else can change gives the same object on every turn, so the copy
+reads it once, and lets go of it where the loop ends (the list still holds it there, so it
+and its items are freed, and their finalizers run, when the original frees them). The test
+and the reads cost a few calls per run of the loop; the cost model weighs them against the
+reads saved over the loop's expected turns, and a loop too big to copy (`COPY_BUDGET` nodes)
+is left as it is; `explain` says so.
 
 Runs once, after the rounds (`pipeline.RUN_LAST`): the loop's copy holds the very reads the
 fast loop no longer makes, and the rounds would find them again.
@@ -46,6 +47,7 @@ Example::
                 grid_item_2 = grid[i + 1]
                 for j in range(n):
                     total += grid_item[j] * grid_item_2[j]
+                grid_item = grid_item_2 = None
             else:
                 for j in range(n):
                     total += grid[i - 1][j] * grid[i + 1][j]
@@ -84,7 +86,7 @@ RULE = "hoist item"
 # a loop is copied (the reads behind a test, the loop as written beside them) up to this size
 COPY_BUDGET = 400
 # what the reads before the loop cost, ns (see analysis/cost.py)
-_READ_BEFORE = cost.SUBSCRIPT + cost.WRITE  # `grid_item = grid[i]`
+_READ_BEFORE = cost.SUBSCRIPT + 2 * cost.WRITE  # `grid_item = grid[i]`, and `= None` after
 # per read in the loop, `grid[i - 1]` becoming `grid_item`: a subscript, a read, the index's
 # operations (`_index_cost`)
 _SAVED = cost.SUBSCRIPT + cost.READ
@@ -218,8 +220,11 @@ class _Hoister:
         body, orelse = nested_bodies(loop)
         fast = with_bodies(loop, rewrite(body), orelse)
         before = [ir.Assign((temps[read],), read, loop.loc) for read in reads]
+        # the list still holds each item when the loop ends: letting go of it there keeps the
+        # moment it is freed (and its items' finalizers run) the original's
+        after = ir.Assign(tuple(temps[read] for read in reads), ir.Const(None), loop.loc)
         test: ir.Expr = tests[0] if len(tests) == 1 else ir.BoolOp("and", tuple(tests))
-        return ir.If(test, (*before, fast), copy_statements((loop,)), loop.loc)
+        return ir.If(test, (*before, fast, after), copy_statements((loop,)), loop.loc)
 
 
 def _index_names(index: ir.Expr) -> set[str] | None:

@@ -23,6 +23,7 @@ def f(rows, n):
             for j in range(1, n - 1):
                 new_item[j] = 0.25 * (grid_item[j] + grid_item_2[j] +
                     grid_item_3[j - 1] + grid_item_3[j + 1])
+            new_item = grid_item = grid_item_2 = grid_item_3 = None
         else:
             for j in range(1, n - 1):
                 new[i][j] = 0.25 * (grid[i - 1][j] + grid[i + 1][j] + grid[
