@@ -399,3 +399,46 @@ def test_never_a_wrong_answer_rows_freed_when_the_original_frees_them(
     for n, m in ((0, 2), (1, 2), (3, 4)):
         assert_equivalent(module.f, compiled, (n, m))
     assert "grid_item = None" in sc.source(compiled, 3, 4)
+
+
+def test_never_a_wrong_answer_property_and_setattr_change_the_rows(
+        make_module: Callable[[str], types.ModuleType]) -> None:
+    """Items whose attribute read (a property) and write (`__setattr__`) change the row that
+    holds them: a row read once is the same list, and its items are read on every turn."""
+    module = make_module('''
+        class Cell:
+            def __init__(self, value, row):
+                object.__setattr__(self, "value", value)
+                object.__setattr__(self, "row", row)
+
+            @property
+            def v(self):
+                self.row.reverse()
+                return self.value
+
+            def __setattr__(self, name, value):
+                self.row.append(Cell(value, self.row))
+                object.__setattr__(self, "value", value)
+
+        def make(n, m):
+            rows = []
+            for i in range(n):
+                row = []
+                for j in range(m):
+                    row.append(Cell(i * m + j, row))
+                rows.append(row)
+            return rows
+
+        def f(rows, n, m):
+            grid = [row for row in rows]
+            total = 0
+            for i in range(n):
+                for j in range(m):
+                    total += grid[i][j].v * 3 + grid[i][j + 1].v
+                    grid[i][j].v2 = total
+            return total, [[cell.value for cell in row] for row in rows]
+        ''')
+    compiled = sc.symbolic(module.f)
+    for n, m in ((0, 2), (1, 2), (3, 3), (2, 5)):
+        assert_equivalent(module.f, compiled, (module.make(n, m + 1), n, m))
+    assert "grid_item" in sc.source(compiled, module.make(3, 4), 3, 3)
