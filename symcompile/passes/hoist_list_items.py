@@ -88,7 +88,7 @@ COPY_BUDGET = 400
 # what the reads before the loop cost, ns (see analysis/cost.py)
 _READ_BEFORE = cost.SUBSCRIPT + 2 * cost.WRITE  # `grid_item = grid[i]`, and `= None` after
 # per read in the loop, `grid[i - 1]` becoming `grid_item`: a subscript, a read, the index's
-# operations (`_index_cost`)
+# operations (`_saved`)
 _SAVED = cost.SUBSCRIPT + cost.READ
 
 
