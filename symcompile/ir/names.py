@@ -459,11 +459,22 @@ WHOLE_CALL_STATEMENTS = (ir.Assign, ir.AugAssign, ir.ExprStmt, ir.Return)
 
 def falls_back(test: ir.Expr, call: ir.Expr) -> bool:
     """Whether `call` calls the name `test` checks (`add is add_2`; in generated code compiled
-    again, `add_2` is a name too)."""
+    again, `add_2` is a name too), or is the subscript of the receiver a method check tests
+    (`m[i, j]` behind `type(m) is Matrix and Matrix.__getitem__ is getitem`)."""
     return isinstance(test, ir.Compare) and test.ops == ("is",) \
         and isinstance(test.operands[0], ir.Name) \
         and isinstance(test.operands[1], (ir.Const, ir.Name)) \
-        and isinstance(call, ir.Call) and call.func == test.operands[0]
+        and isinstance(call, ir.Call) and call.func == test.operands[0] \
+        or _method_fallback(test, call)
+
+
+def _method_fallback(test: ir.Expr, operation: ir.Expr) -> bool:
+    match test, operation:
+        case (ir.BoolOp("and", (ir.Compare(("is",), (ir.Call(ir.Const(exact), (receiver,)), _)),
+                                ir.Compare(("is",), (ir.Attribute(_, "__getitem__"), _)))),
+              ir.Subscript(value)) if exact is type:
+            return value == receiver
+    return False
 
 
 def check_fallback(stmt: ir.If) -> ir.Expr | None:

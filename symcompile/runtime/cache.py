@@ -30,7 +30,7 @@ from typing import Any, Generic, Hashable, Iterator, Protocol, Sequence, TypeVar
 import numpy as np
 
 from .. import ir
-from ..analysis import objects, value_types
+from ..analysis import methods, objects, value_types
 from ..backend import loader
 from ..errors import SymbolicError
 from ..frontend import build as frontend
@@ -314,6 +314,8 @@ class FunctionCache:
                 continue
             if type(value) in SPECIALIZED_TYPES:
                 kinds[name] = type(value)
+            elif (cls := methods.receiver_class(value)) is not None:
+                kinds[name] = cls  # (whose methods inline_calls may inline behind checks)
             elif (kind := value_types.array_kind(value)) is not None:
                 owner = shape_owners.setdefault(value.shape, name)
                 symbols = tuple(f"{owner}[{axis}]" for axis in range(kind.ndim))
