@@ -1,10 +1,11 @@
 """Analyses: plain functions over the IR that the passes ask questions of.
 
-Nothing here rewrites anything and nothing is cached; a pass recomputes what it needs. The
-questions: which names are the function's locals, which of them escape the compiler's view
-(captured by nested code, touched by opaque statements), how often each name is read and
-assigned, which locals are certainly bound at each statement, and which expressions can be
-evaluated without effects or exceptions.
+Nothing here rewrites anything; a pass recomputes what it needs, except the few facts most
+passes ask of every function object (what its opaque code uses, the kinds of node it holds),
+worked out once per object (the IR never changes). The questions: which names are the
+function's locals, which of them escape the compiler's view (captured by nested code, touched
+by opaque statements), how often each name is read and assigned, which locals are certainly
+bound at each statement, and which expressions can be evaluated without effects or exceptions.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import ast
 import weakref
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Callable, Iterator, TypeVar
 
 from .. import ir
 from .rewrite import (
@@ -118,6 +119,39 @@ def opaque_usage(function: ir.Function) -> OpaqueNames:
     return found
 
 
+Found = TypeVar("Found")
+
+# what most passes ask of every function object, worked out once per object (the IR never
+# changes): the names it binds, the names it mentions, the kinds of IR node it holds
+_bound_names: weakref.WeakKeyDictionary[ir.Function, frozenset[str]] = weakref.WeakKeyDictionary()
+_all_names: weakref.WeakKeyDictionary[ir.Function, frozenset[str]] = weakref.WeakKeyDictionary()
+_node_kinds: weakref.WeakKeyDictionary[ir.Function, frozenset[type]] = weakref.WeakKeyDictionary()
+
+
+def _once(table: weakref.WeakKeyDictionary[ir.Function, Found], function: ir.Function,
+          find: Callable[[ir.Function], Found]) -> Found:
+    """`find(function)`, remembered in `table` for as long as the function object lives."""
+    found = table.get(function)
+    if found is None:
+        found = table[function] = find(function)
+    return found
+
+
+def node_kinds(function: ir.Function) -> frozenset[type]:
+    """The classes of the IR nodes in the function's body, statements and expressions (opaque
+    code not entered): `ir.For in node_kinds(f)` says whether `f` has a `for` loop."""
+    return _once(_node_kinds, function, _find_node_kinds)
+
+
+def _find_node_kinds(function: ir.Function) -> frozenset[type]:
+    kinds: set[type] = set()
+    for stmt in walk_statements(function.body):
+        kinds.add(type(stmt))
+        for expr in statement_expressions(stmt):
+            kinds.update(map(type, walk_expr(expr)))
+    return frozenset(kinds)
+
+
 def parameter_names(function: ir.Function) -> list[str]:
     args = function.params
     names = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
@@ -158,17 +192,23 @@ def assigned_names(stmt: ir.Stmt) -> set[str]:
 def bound_names(function: ir.Function) -> set[str]:
     """The names the function's code binds somewhere (parameters included), not declared
     `global` or `nonlocal`: as Python decides, its local variables."""
+    bound: frozenset[str] = _once(_bound_names, function, _find_bound_names)
+    return set(bound)
+
+
+def _find_bound_names(function: ir.Function) -> frozenset[str]:
     usage = opaque_usage(function)
     bound = set(parameter_names(function)) | usage.stored
     for stmt in walk_statements(function.body):
         bound |= assigned_names(stmt)
-    return bound - usage.declared
+    return frozenset(bound - usage.declared)
 
 
 def local_names(function: ir.Function) -> set[str]:
     """The function's local variables: those its code binds, and those of the original whose
     every binding a pass removed (still locals: reading one raises UnboundLocalError)."""
-    return bound_names(function) | function.locals
+    bound: frozenset[str] = _once(_bound_names, function, _find_bound_names)
+    return set(bound) | function.locals
 
 
 def written_names(function: ir.Function) -> set[str]:
@@ -410,11 +450,16 @@ class ValueNumbers:
 
 def all_names(function: ir.Function) -> set[str]:
     """Every identifier the function mentions: parameters, variables, globals, opaque code."""
+    names: frozenset[str] = _once(_all_names, function, _find_all_names)
+    return set(names)
+
+
+def _find_all_names(function: ir.Function) -> frozenset[str]:
     names = set(parameter_names(function)) | opaque_usage(function).all
     for stmt in walk_statements(function.body):
         for expr in statement_expressions(stmt):
             names.update(node.id for node in walk_expr(expr) if isinstance(node, ir.Name))
-    return names
+    return frozenset(names)
 
 
 def fresh_name(wanted: str, taken: set[str]) -> str:
