@@ -95,13 +95,7 @@ def opaque_names(node: ast.AST, names: OpaqueNames | None = None, nested: bool =
 
 def opaque_nodes(function: ir.Function) -> Iterator[ast.AST]:
     """The verbatim Python pieces of the function: opaque statements and expressions."""
-    for stmt in walk_statements(function.body):
-        if isinstance(stmt, ir.Opaque):
-            yield stmt.node
-        for expr in statement_expressions(stmt):
-            for node in walk_expr(expr):
-                if isinstance(node, ir.OpaqueExpr):
-                    yield node.node
+    return iter(_contents(function).opaque)
 
 
 # what opaque code of each function uses: asked by most passes of every round, and an IR
@@ -121,11 +115,21 @@ def opaque_usage(function: ir.Function) -> OpaqueNames:
 
 Found = TypeVar("Found")
 
+
+@dataclass(frozen=True)
+class _Contents:
+    """What one walk over a function's body finds (opaque code not entered)."""
+
+    kinds: frozenset[type]  # the classes of its IR nodes, statements and expressions
+    names: frozenset[str]  # the identifiers of its `ir.Name` nodes
+    opaque: tuple[ast.AST, ...]  # its opaque statements' and expressions' Python
+
+
 # what most passes ask of every function object, worked out once per object (the IR never
-# changes): the names it binds, the names it mentions, the kinds of IR node it holds
+# changes): what its body holds, and the names it binds and mentions
+_contents_of: weakref.WeakKeyDictionary[ir.Function, _Contents] = weakref.WeakKeyDictionary()
 _bound_names: weakref.WeakKeyDictionary[ir.Function, frozenset[str]] = weakref.WeakKeyDictionary()
 _all_names: weakref.WeakKeyDictionary[ir.Function, frozenset[str]] = weakref.WeakKeyDictionary()
-_node_kinds: weakref.WeakKeyDictionary[ir.Function, frozenset[type]] = weakref.WeakKeyDictionary()
 
 
 def _once(table: weakref.WeakKeyDictionary[ir.Function, Found], function: ir.Function,
@@ -137,19 +141,32 @@ def _once(table: weakref.WeakKeyDictionary[ir.Function, Found], function: ir.Fun
     return found
 
 
+def _contents(function: ir.Function) -> _Contents:
+    return _once(_contents_of, function, _find_contents)
+
+
+def _find_contents(function: ir.Function) -> _Contents:
+    kinds: set[type] = set()
+    names: set[str] = set()
+    opaque: list[ast.AST] = []
+    for stmt in walk_statements(function.body):
+        kinds.add(type(stmt))
+        if isinstance(stmt, ir.Opaque):
+            opaque.append(stmt.node)
+        for expr in statement_expressions(stmt):
+            for node in walk_expr(expr):
+                kinds.add(type(node))
+                if isinstance(node, ir.Name):
+                    names.add(node.id)
+                elif isinstance(node, ir.OpaqueExpr):
+                    opaque.append(node.node)
+    return _Contents(frozenset(kinds), frozenset(names), tuple(opaque))
+
+
 def node_kinds(function: ir.Function) -> frozenset[type]:
     """The classes of the IR nodes in the function's body, statements and expressions (opaque
     code not entered): `ir.For in node_kinds(f)` says whether `f` has a `for` loop."""
-    return _once(_node_kinds, function, _find_node_kinds)
-
-
-def _find_node_kinds(function: ir.Function) -> frozenset[type]:
-    kinds: set[type] = set()
-    for stmt in walk_statements(function.body):
-        kinds.add(type(stmt))
-        for expr in statement_expressions(stmt):
-            kinds.update(map(type, walk_expr(expr)))
-    return frozenset(kinds)
+    return _contents(function).kinds
 
 
 def parameter_names(function: ir.Function) -> list[str]:
@@ -227,11 +244,7 @@ def introspects(function: ir.Function) -> bool:
     """Whether the function may look at its own local variables by name (then no local may be
     dropped or renamed): calls of `locals`, `vars`, `eval`, `exec`, `dir` anywhere."""
     suspicious = {"locals", "vars", "eval", "exec", "dir"}
-    if opaque_usage(function).all & suspicious:
-        return True
-    return any(isinstance(node, ir.Name) and node.id in suspicious
-               for stmt in walk_statements(function.body)
-               for expr in statement_expressions(stmt) for node in walk_expr(expr))
+    return bool((opaque_usage(function).all | _contents(function).names) & suspicious)
 
 
 def read_counts(function: ir.Function) -> Counter[str]:
@@ -455,11 +468,8 @@ def all_names(function: ir.Function) -> set[str]:
 
 
 def _find_all_names(function: ir.Function) -> frozenset[str]:
-    names = set(parameter_names(function)) | opaque_usage(function).all
-    for stmt in walk_statements(function.body):
-        for expr in statement_expressions(stmt):
-            names.update(node.id for node in walk_expr(expr) if isinstance(node, ir.Name))
-    return frozenset(names)
+    return frozenset(parameter_names(function)) | opaque_usage(function).all \
+        | _contents(function).names
 
 
 def fresh_name(wanted: str, taken: set[str]) -> str:
