@@ -1,10 +1,11 @@
 """Analyses: plain functions over the IR that the passes ask questions of.
 
-Nothing here rewrites anything and nothing is cached; a pass recomputes what it needs. The
-questions: which names are the function's locals, which of them escape the compiler's view
-(captured by nested code, touched by opaque statements), how often each name is read and
-assigned, which locals are certainly bound at each statement, and which expressions can be
-evaluated without effects or exceptions.
+Nothing here rewrites anything; a pass recomputes what it needs, except the few facts most
+passes ask of every function object (what its opaque code uses, the kinds of node it holds),
+worked out once per object (the IR never changes). The questions: which names are the
+function's locals, which of them escape the compiler's view (captured by nested code, touched
+by opaque statements), how often each name is read and assigned, which locals are certainly
+bound at each statement, and which expressions can be evaluated without effects or exceptions.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import ast
 import weakref
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Callable, Iterator, TypeVar
 
 from .. import ir
 from .rewrite import (
@@ -94,13 +95,7 @@ def opaque_names(node: ast.AST, names: OpaqueNames | None = None, nested: bool =
 
 def opaque_nodes(function: ir.Function) -> Iterator[ast.AST]:
     """The verbatim Python pieces of the function: opaque statements and expressions."""
-    for stmt in walk_statements(function.body):
-        if isinstance(stmt, ir.Opaque):
-            yield stmt.node
-        for expr in statement_expressions(stmt):
-            for node in walk_expr(expr):
-                if isinstance(node, ir.OpaqueExpr):
-                    yield node.node
+    return iter(_contents(function).opaque)
 
 
 # what opaque code of each function uses: asked by most passes of every round, and an IR
@@ -116,6 +111,62 @@ def opaque_usage(function: ir.Function) -> OpaqueNames:
         for node in opaque_nodes(function):
             opaque_names(node, found)
     return found
+
+
+Found = TypeVar("Found")
+
+
+@dataclass(frozen=True)
+class _Contents:
+    """What one walk over a function's body finds (opaque code not entered)."""
+
+    kinds: frozenset[type]  # the classes of its IR nodes, statements and expressions
+    names: frozenset[str]  # the identifiers of its `ir.Name` nodes
+    opaque: tuple[ast.AST, ...]  # its opaque statements' and expressions' Python
+
+
+# what most passes ask of every function object, worked out once per object (the IR never
+# changes): what its body holds, and the names it binds and mentions
+_contents_of: weakref.WeakKeyDictionary[ir.Function, _Contents] = weakref.WeakKeyDictionary()
+_bound_names: weakref.WeakKeyDictionary[ir.Function, frozenset[str]] = weakref.WeakKeyDictionary()
+_all_names: weakref.WeakKeyDictionary[ir.Function, frozenset[str]] = weakref.WeakKeyDictionary()
+
+
+def _once(table: weakref.WeakKeyDictionary[ir.Function, Found], function: ir.Function,
+          find: Callable[[ir.Function], Found]) -> Found:
+    """`find(function)`, remembered in `table` for as long as the function object lives."""
+    found = table.get(function)
+    if found is None:
+        found = table[function] = find(function)
+    return found
+
+
+def _contents(function: ir.Function) -> _Contents:
+    return _once(_contents_of, function, _find_contents)
+
+
+def _find_contents(function: ir.Function) -> _Contents:
+    kinds: set[type] = set()
+    names: set[str] = set()
+    opaque: list[ast.AST] = []
+    for stmt in walk_statements(function.body):
+        kinds.add(type(stmt))
+        if isinstance(stmt, ir.Opaque):
+            opaque.append(stmt.node)
+        for expr in statement_expressions(stmt):
+            for node in walk_expr(expr):
+                kinds.add(type(node))
+                if isinstance(node, ir.Name):
+                    names.add(node.id)
+                elif isinstance(node, ir.OpaqueExpr):
+                    opaque.append(node.node)
+    return _Contents(frozenset(kinds), frozenset(names), tuple(opaque))
+
+
+def node_kinds(function: ir.Function) -> frozenset[type]:
+    """The classes of the IR nodes in the function's body, statements and expressions (opaque
+    code not entered): `ir.For in node_kinds(f)` says whether `f` has a `for` loop."""
+    return _contents(function).kinds
 
 
 def parameter_names(function: ir.Function) -> list[str]:
@@ -158,17 +209,23 @@ def assigned_names(stmt: ir.Stmt) -> set[str]:
 def bound_names(function: ir.Function) -> set[str]:
     """The names the function's code binds somewhere (parameters included), not declared
     `global` or `nonlocal`: as Python decides, its local variables."""
+    bound: frozenset[str] = _once(_bound_names, function, _find_bound_names)
+    return set(bound)
+
+
+def _find_bound_names(function: ir.Function) -> frozenset[str]:
     usage = opaque_usage(function)
     bound = set(parameter_names(function)) | usage.stored
     for stmt in walk_statements(function.body):
         bound |= assigned_names(stmt)
-    return bound - usage.declared
+    return frozenset(bound - usage.declared)
 
 
 def local_names(function: ir.Function) -> set[str]:
     """The function's local variables: those its code binds, and those of the original whose
     every binding a pass removed (still locals: reading one raises UnboundLocalError)."""
-    return bound_names(function) | function.locals
+    bound: frozenset[str] = _once(_bound_names, function, _find_bound_names)
+    return set(bound) | function.locals
 
 
 def written_names(function: ir.Function) -> set[str]:
@@ -187,11 +244,7 @@ def introspects(function: ir.Function) -> bool:
     """Whether the function may look at its own local variables by name (then no local may be
     dropped or renamed): calls of `locals`, `vars`, `eval`, `exec`, `dir` anywhere."""
     suspicious = {"locals", "vars", "eval", "exec", "dir"}
-    if opaque_usage(function).all & suspicious:
-        return True
-    return any(isinstance(node, ir.Name) and node.id in suspicious
-               for stmt in walk_statements(function.body)
-               for expr in statement_expressions(stmt) for node in walk_expr(expr))
+    return bool((opaque_usage(function).all | _contents(function).names) & suspicious)
 
 
 def read_counts(function: ir.Function) -> Counter[str]:
@@ -410,11 +463,13 @@ class ValueNumbers:
 
 def all_names(function: ir.Function) -> set[str]:
     """Every identifier the function mentions: parameters, variables, globals, opaque code."""
-    names = set(parameter_names(function)) | opaque_usage(function).all
-    for stmt in walk_statements(function.body):
-        for expr in statement_expressions(stmt):
-            names.update(node.id for node in walk_expr(expr) if isinstance(node, ir.Name))
-    return names
+    names: frozenset[str] = _once(_all_names, function, _find_all_names)
+    return set(names)
+
+
+def _find_all_names(function: ir.Function) -> frozenset[str]:
+    return frozenset(parameter_names(function)) | opaque_usage(function).all \
+        | _contents(function).names
 
 
 def fresh_name(wanted: str, taken: set[str]) -> str:

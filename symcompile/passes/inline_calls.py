@@ -81,6 +81,7 @@ from ..ir.names import (
     evaluation_order,
     is_quiet,
     local_names,
+    node_kinds,
     parameter_names,
 )
 from ..ir.rewrite import (
@@ -110,9 +111,10 @@ class _Inliner:
         self.names = NewNames(all_names(function) | namespace.closure)
         # a number argument's type is not relied on to keep calls clean: checking it on entry
         # costs more than the checks at the calls it saves (an array's kind is checked anyway)
-        self.effects = Effects(dataclasses.replace(function, argument_types={
-            name: kind for name, kind in function.argument_types.items()
-            if isinstance(kind, ir.ArrayKind)}))
+        arrays = {name: kind for name, kind in function.argument_types.items()
+                  if isinstance(kind, ir.ArrayKind)}
+        self.effects = Effects(function if arrays == function.argument_types
+                               else dataclasses.replace(function, argument_types=arrays))
         self.callees = Callees(function, namespace, self.caller_locals)
         self.bodies = Bodies(function, namespace, self.caller_locals, self.names, self.assumed)
         self.checks = CallChecks(function, namespace, self.caller_locals, self.effects,
@@ -267,7 +269,7 @@ def _replaced_in_header(stmt: ir.Stmt, old: ir.Expr, new: ir.Expr) -> ir.Stmt:
 def inline_calls(function: ir.Function) -> ir.Function:
     """Replace calls of small, non-recursive functions of the program by their bodies."""
     namespace = function.namespace
-    if namespace is None:
+    if namespace is None or ir.Call not in node_kinds(function):
         return function
     inliner = _Inliner(function, namespace)
     result = rewrite_clean_statements(function, inliner.statement, inliner.assumed,
