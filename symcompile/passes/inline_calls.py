@@ -269,7 +269,7 @@ def _replaced_in_header(stmt: ir.Stmt, old: ir.Expr, new: ir.Expr) -> ir.Stmt:
 def inline_calls(function: ir.Function) -> ir.Function:
     """Replace calls of small, non-recursive functions of the program by their bodies."""
     namespace = function.namespace
-    if namespace is None or ir.Call not in node_kinds(function):
+    if namespace is None or not node_kinds(function) & {ir.Call, ir.Subscript}:
         return function
     inliner = _Inliner(function, namespace)
     result = rewrite_clean_statements(function, inliner.statement, inliner.assumed,
