@@ -31,7 +31,7 @@ from . import layered
 from .layered import Graph, Kind
 from .layered import short as _short
 
-__all__ = ["Graph", "build_graph", "pictures", "statement_text", "to_dot", "to_svg"]
+__all__ = ["Graph", "build_graph", "dot_body", "dot_string", "pictures", "statement_text", "to_dot", "to_svg"]
 
 MAX_NODES = 80  # more, and the function is drawn as statement groups
 MAX_GROUPS = 20
@@ -70,9 +70,10 @@ class _Builder:
     """Builds the graph of some statements, reading each variable from the node that last
     stored it (a variable stored before these statements is an input)."""
 
-    def __init__(self, params: set[str]) -> None:
+    def __init__(self, params: set[str], merge: bool = True) -> None:
         self.graph = Graph()
         self.params = params
+        self.merge = merge  # equal values one node (the textbook DAG), or each evaluation one
         self.stored: dict[str, int] = {}  # variable → the node holding its value
         self.inputs: dict[str, int] = {}
         self.values: dict[tuple[str, tuple[int | None, ...]], int] = {}
@@ -95,7 +96,7 @@ class _Builder:
                 return self.read(name)
         children = [self._operand(expr, child) for child in expr_children(expr)]
         key = (_text(expr), tuple(children))
-        if key in self.values and not isinstance(expr, (ir.Call, ir.OpaqueExpr)):
+        if self.merge and key in self.values and not isinstance(expr, (ir.Call, ir.OpaqueExpr)):
             return self.values[key]  # one node for equal values: the DAG's sharing
         node = self.graph.add(_short(key[0]), "value", key[0])
         for child in children:
@@ -173,16 +174,19 @@ def _params(function: ir.Function) -> set[str]:
     return {arg.arg for arg in every if arg is not None}
 
 
-def _graph_of(function: ir.Function, statements: list[ir.Stmt]) -> Graph:
-    builder = _Builder(_params(function))
+def _graph_of(function: ir.Function, statements: list[ir.Stmt], merge: bool = True) -> Graph:
+    builder = _Builder(_params(function), merge)
     for stmt in statements:
         builder.statement(stmt)
     return builder.graph
 
 
-def build_graph(function: ir.Function) -> Graph:
-    """The data flow of every statement of `function`."""
-    return _graph_of(function, list(walk_statements(function.body)))
+def build_graph(function: ir.Function, merge: bool = True) -> Graph:
+    """The data flow of every statement of `function`: equal values (same code, same inputs)
+    one node, as the textbook draws an expression DAG; with `merge=False` each value the code
+    computes its own node, so a value is shared only where the code computes it once and uses
+    it again (what a pass's before/after pictures show, `dag_steps.py`)."""
+    return _graph_of(function, list(walk_statements(function.body)), merge)
 
 
 def _groups(function: ir.Function) -> list[list[ir.Stmt]]:
@@ -244,29 +248,43 @@ def pictures(function: ir.Function) -> list[tuple[str, Graph]]:
 # ------------------------------------------------------------------ DOT
 
 
-_DOT_STYLE = {
-    "input": 'shape=ellipse, style=filled, fillcolor="#fff7d6"',
-    "value": 'shape=box, style="rounded,filled", fillcolor="#ffffff"',
-    "statement": 'shape=box, style=filled, fillcolor="#e8eef8"',
-    "group": 'shape=box, style=filled, fillcolor="#eeeeee"',
-    "reference": 'shape=box, style="dashed,filled", fillcolor="#f8f8f8"',
+_DOT_STYLE: dict[str, dict[str, str]] = {
+    "input": {"shape": "ellipse", "style": "filled", "fillcolor": "#fff7d6"},
+    "value": {"shape": "box", "style": "rounded,filled", "fillcolor": "#ffffff"},
+    "statement": {"shape": "box", "style": "filled", "fillcolor": "#e8eef8"},
+    "group": {"shape": "box", "style": "filled", "fillcolor": "#eeeeee"},
+    "reference": {"shape": "box", "style": "dashed,filled", "fillcolor": "#f8f8f8"},
+    # a value used more than once; what a pass did to a node (`dag_steps.py`)
+    "shared": {"color": "#c05a00", "penwidth": "2"},
+    "added": {"color": "#1a7f37", "fillcolor": "#dafbe1", "penwidth": "2.5"},
+    "removed": {"color": "#cf222e", "fillcolor": "#ffebe9", "penwidth": "2",
+                "style": "dashed,filled"},
+    "merged": {"color": "#8250df", "fillcolor": "#f3e8ff", "penwidth": "3"},
 }
 
 
-def _dot_string(text: str) -> str:
+def dot_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def dot_body(graph: Graph, prefix: str = "n", indent: str = "  ") -> list[str]:
+    """The DOT lines of the graph's nodes and arrows (node ids `prefix` + number)."""
+    lines = []
+    for node, label in graph.labels.items():
+        look = graph.marks.get(node) or ("shared" if graph.uses(node) > 1 else "")
+        style = {**_DOT_STYLE[graph.kinds[node]], **_DOT_STYLE.get(look, {})}
+        attributes = ", ".join(f"{key}={dot_string(value)}" for key, value in style.items())
+        lines.append(f"{indent}{prefix}{node} [label={dot_string(label)}, tooltip="
+                     f"{dot_string(graph.tips[node])}, {attributes}];")
+    return lines + [f"{indent}{prefix}{source} -> {prefix}{target};"
+                    for source, target in graph.edges]
 
 
 def to_dot(graph: Graph, name: str = "dag") -> str:
     """Graphviz DOT text for the graph (arrows from a value to its uses, top-down)."""
-    lines = [f"digraph {_dot_string(name)} {{", "  rankdir=TB;",
+    lines = [f"digraph {dot_string(name)} {{", "  rankdir=TB;",
              "  node [fontname=monospace, fontsize=11];", '  edge [color="#667"];']
-    for node, label in graph.labels.items():
-        shared = ', color="#c05a00", penwidth=2' if graph.uses(node) > 1 else ""
-        lines.append(f"  n{node} [label={_dot_string(label)}, tooltip="
-                     f"{_dot_string(graph.tips[node])}, {_DOT_STYLE[graph.kinds[node]]}{shared}];")
-    lines += [f"  n{source} -> n{target};" for source, target in graph.edges]
-    return "\n".join(lines + ["}"]) + "\n"
+    return "\n".join(lines + dot_body(graph) + ["}"]) + "\n"
 
 
 def _dot_svg(graph: Graph) -> str | None:
