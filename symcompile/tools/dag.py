@@ -26,7 +26,13 @@ from .. import ir
 from ..backend.codegen import expression_text
 from ..ir.names import stored_targets
 from ..ir.ops import OPS
-from ..ir.rewrite import expr_children, nested_bodies, statement_expressions, walk_statements
+from ..ir.rewrite import (
+    expr_children,
+    nested_bodies,
+    replace_first,
+    statement_expressions,
+    walk_statements,
+)
 from . import layered
 from .layered import Graph, Kind
 from .layered import short as _short
@@ -40,6 +46,19 @@ DOT_TIMEOUT = 20  # seconds Graphviz may take before symcompile draws the pictur
 
 def _text(expr: ir.Expr | None) -> str:
     return expression_text(expr, limit=10_000) if expr is not None else ""
+
+
+def operation_text(expr: ir.Expr) -> str:
+    """A value's label: its code, or if that is too long for a box its own operation, each
+    operand drawn as a node of its own written `…` (`… * 3.0`, `add(…, y)`)."""
+    text = _text(expr)
+    if len(text) <= layered.MAX_LABEL:
+        return text
+    for child in expr_children(expr):
+        callee = isinstance(expr, ir.Call) and child is expr.func
+        if not callee and not isinstance(child, (ir.Const, ir.Name)):
+            expr = replace_first(expr, child, ir.Name("…"))
+    return _short(_text(expr))
 
 
 def statement_text(stmt: ir.Stmt) -> str:
@@ -78,6 +97,7 @@ class _Builder:
         self.inputs: dict[str, int] = {}
         self.values: dict[tuple[str, tuple[int | None, ...]], int] = {}
         self.names: dict[int, list[str]] = {}
+        self.operations: dict[int, str] = {}  # each value's label, as `operation_text`
 
     def read(self, name: str) -> int:
         if name in self.stored:
@@ -98,7 +118,8 @@ class _Builder:
         key = (_text(expr), tuple(children))
         if self.merge and key in self.values and not isinstance(expr, (ir.Call, ir.OpaqueExpr)):
             return self.values[key]  # one node for equal values: the DAG's sharing
-        node = self.graph.add(_short(key[0]), "value", key[0])
+        node = self.graph.add(operation_text(expr), "value", key[0])
+        self.operations[node] = self.graph.labels[node]
         for child in children:
             self.graph.connect(child, node)
         self.values[key] = node
@@ -114,7 +135,9 @@ class _Builder:
         names = self.names.setdefault(node, [])
         names.append(name)
         code = self.graph.tips[node].split(" = ")[-1]
-        self.graph.labels[node] = _short(f"{', '.join(names)} = {code}")
+        whole = f"{', '.join(names)} = {code}"
+        self.graph.labels[node] = whole if len(whole) <= layered.MAX_LABEL else \
+            _short(f"{', '.join(names)} = {self.operations.get(node, code)}")
         self.graph.tips[node] = f"line {stmt.loc.line}: {', '.join(names)} = {code}" \
             if stmt.loc.line else f"{', '.join(names)} = {code}"
         self.stored[name] = node
@@ -147,7 +170,9 @@ class _Builder:
                 self.stored[name] = node
 
     def _becomes_statement(self, node: int, text: str, stmt: ir.Stmt) -> None:
-        self.graph.labels[node], self.graph.kinds[node] = _short(text), "statement"
+        operation = ("return " if isinstance(stmt, ir.Return) else "") + self.operations[node]
+        self.graph.labels[node] = text if len(text) <= layered.MAX_LABEL else _short(operation)
+        self.graph.kinds[node] = "statement"
         self.graph.tips[node] = f"line {stmt.loc.line}: {text}" if stmt.loc.line else text
 
     def _reads_of_target(self, target: ir.Expr) -> list[int | None]:

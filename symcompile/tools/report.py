@@ -127,6 +127,19 @@ def _dag(explanation: Explanation) -> str:
     return "\n".join(parts)
 
 
+MAX_RULES = 12  # rules listed under a pass's title; its diff's hunks name each one anyway
+
+
+def rules_text(step: Step) -> str:
+    """The rules a pass run applied, counted (`inline add (line 3) ×2`), the first
+    `MAX_RULES` of them."""
+    rules = notes.counted(step.notes, codegen.expression_text)
+    if len(rules) > MAX_RULES:
+        rules[MAX_RULES:] = [f"… and {len(rules) - MAX_RULES} more (each hunk of the diff "
+                             "names its own)"]
+    return "; ".join(rules)
+
+
 def render_html(explanation: Explanation) -> str:
     """The whole page for `explanation`."""
     title = html.escape(f"symcompile: {explanation.name}")
@@ -146,7 +159,7 @@ def render_fragment(explanation: Explanation) -> str:
         for index, step in enumerate(steps))
     sections = []
     for index, step in enumerate(steps):
-        rules = "; ".join(notes.counted(step.notes, codegen.expression_text))
+        rules = rules_text(step)
         sections.append(
             f'<section class="pass" id="step-{index}"><h3>{html.escape(step.name)} '
             f"(round {step.round})</h3>"
@@ -159,7 +172,7 @@ def render_fragment(explanation: Explanation) -> str:
         if steps else "<p>no pass changed anything</p>",
         *sections,
         "<h2>The generated source</h2>", _code(explanation.final),
-        "<h2>The expression DAG</h2>", _dag(explanation),
+        "<h2>The expression DAG</h2>", f'<div class="final-dag">{_dag(explanation)}</div>',
         "<h2>Kept as written</h2>", _list(explanation.kept),
         "<h2>Left alone</h2>", _list(explanation.missed),
         "<h2>The IR the front end built</h2>", _code(explanation.ir_text),

@@ -37,12 +37,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..backend import codegen
-from ..passes import notes
 from ..runtime import api
 from . import modules
 from .explain import explain
-from .report import STYLE, step_dag, step_key
+from .report import STYLE, rules_text, step_dag, step_key
 
 HOST = "127.0.0.1"
 LOCAL_NAMES = ("127.0.0.1", "localhost")
@@ -138,7 +136,7 @@ def _compiled(request: dict[str, Any], path: Path) -> dict[str, Any]:
         "commented": explanation.commented,
         "steps": [{"name": step.name, "round": step.round, "diff": step.diff,
                    "nodes": [step.nodes_before, step.nodes_after],
-                   "rules": "; ".join(notes.counted(step.notes, codegen.expression_text)),
+                   "rules": rules_text(step),
                    "dag": step_dag(step)}
                   for step in explanation.steps],
         "dag": explanation.dag_pictures(),
