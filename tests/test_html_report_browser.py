@@ -234,7 +234,7 @@ def capture_whole(driver: webdriver.Chrome, element: Any, path: Path) -> tuple[i
     """A screenshot of the whole element, however far it reaches below the window (Chromium's
     DevTools protocol); the element's width and height in CSS pixels."""
     x, y, width, height = driver.execute_script(
-        "const box = arguments[0].getBoundingClientRect();"
+        "arguments[0].scrollIntoView(); const box = arguments[0].getBoundingClientRect();"
         "return [box.left + scrollX, box.top + scrollY, Math.ceil(box.width),"
         " Math.ceil(box.height)]", element)
     shot = driver.execute_cdp_cmd("Page.captureScreenshot", {

@@ -25,6 +25,7 @@ MAX_IN = 6
 LONG = 3
 MAX_BENDS = 6  # arrows passing through a layer; more start at references
 ROW, GAP, MARGIN, CHAR = 64, 18, 12, 7.2  # px: layer distance, node gap, border, glyph width
+BOX = 22  # px: a box's height
 
 
 def short(text: str) -> str:
@@ -308,7 +309,7 @@ def to_svg(graph: Graph) -> str:
     marker = f"arrow-{zlib.crc32(repr((graph.labels, graph.edges)).encode()):08x}"
     width = max((drawn.x[n] + drawn.width(n) / 2 for row in drawn.rows for n in row),
                 default=0.0) + MARGIN
-    height = ROW * len(drawn.rows) + MARGIN
+    height = ROW * max(len(drawn.rows) - 1, 0) + BOX + 2 * MARGIN  # no empty band below
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="dag" width="{width:.0f}" '
              f'height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}" '
              'font-family="monospace" font-size="12">',
@@ -334,7 +335,7 @@ def to_svg(graph: Graph) -> str:
         radius = 11 if kind == "input" else 2 if kind == "statement" else 6
         parts.append(f'<g class="{classes}"><title>'
                      f'{html.escape(drawn.graph.tips[node])}</title>'
-                     f'<rect x="{x - w / 2:.1f}" y="{top:.1f}" width="{w:.1f}" height="22" '
+                     f'<rect x="{x - w / 2:.1f}" y="{top:.1f}" width="{w:.1f}" height="{BOX}" '
                      f'rx="{radius}" fill="{fill}" {stroke}/>'
                      f'<text x="{x:.1f}" y="{top + 15:.1f}" text-anchor="middle">'
                      f'{html.escape(label)}</text></g>')
