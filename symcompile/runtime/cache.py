@@ -282,6 +282,7 @@ class FunctionCache:
         version = self.selected_version(*self.key_for(args, kwargs), wait=False)
         return self.run(version, args, kwargs)
 
+    @callpath.on_call_path
     def run(self, version: Version, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """Call `version`. It checks its static values on entry by identity, but the cache
         finds it by type and bits: an equal value held by another object is passed on as the

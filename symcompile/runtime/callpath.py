@@ -10,6 +10,10 @@ first call, failed guard, failed type check, check mode), and the rules that kee
   `passes=`, a `__getattr__`...), which may call the function, from this thread or another one
   it waits for. Such a call, and any call needing a version another thread is compiling now
   (`Busy`), runs the original Python instead.
+- An exception leaving the code a call runs shows the user's frames only (`tidied`): on a first
+  call the forwarding code drops its own frame and the call path's from the traceback, so it
+  reads as a later call's does (user's call, compiled function, what it called). Exceptions
+  from symcompile's own code (the compiler's) keep every frame.
 """
 
 from __future__ import annotations
@@ -18,13 +22,18 @@ import contextlib
 import functools
 import os
 import threading
+import types
 import weakref
-from typing import Any, Callable, Iterator, Protocol
+from typing import Any, Callable, Iterator, Protocol, TypeVar
 
 # per thread, `compiling`: the ids of the functions it is compiling now
 _local = threading.local()
 # how many `symcompile.disable()` blocks are open now (in any thread)
 _disable_depth = 0
+# the code of the call path's own frames, between the forwarding code and the code it runs
+_PATH_CODES: set[types.CodeType] = set()
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def disabled() -> bool:
@@ -36,6 +45,27 @@ def change_disable_depth(step: int) -> None:
     """One more (`step` 1) or one fewer (-1) `disable()` block open; the caller holds its lock."""
     global _disable_depth
     _disable_depth += step
+
+
+def on_call_path(function: F) -> F:
+    """Mark `function` a step of the call path: a traceback through it leaves its frame out
+    (see `tidied`)."""
+    _PATH_CODES.add(function.__code__)
+    return function
+
+
+def tidied(traceback: types.TracebackType | None,
+           filename: str) -> types.TracebackType | None:
+    """The traceback of an exception leaving forwarding code (its first frame), without that
+    frame and the call path's frames after it when the code they led to is the user's (from
+    `filename`: the compiled version or the original); otherwise as it is. Exact: a frame is
+    left out only by its code object."""
+    inner = traceback.tb_next if traceback is not None else None
+    while inner is not None and inner.tb_frame.f_code in _PATH_CODES:
+        inner = inner.tb_next
+    if inner is None or inner.tb_frame.f_code.co_filename != filename:
+        return traceback
+    return inner
 
 
 class HasOriginal(Protocol):
@@ -61,6 +91,9 @@ class WeakCall:
         if target is None:
             raise ReferenceError("the @symbolic function behind this code was freed")
         return getattr(target, self.name)(*args, **kwargs)
+
+
+on_call_path(WeakCall.__call__)
 
 
 def compiling(state: object) -> bool:
@@ -90,4 +123,5 @@ def entry(method: Callable[..., Any]) -> Callable[..., Any]:
             return method(state, *args, **kwargs)
         except Busy:
             return state.original(*args, **kwargs)
-    return enter
+    on_call_path(method)
+    return on_call_path(enter)
