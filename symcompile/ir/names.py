@@ -163,6 +163,27 @@ def _find_contents(function: ir.Function) -> _Contents:
     return _Contents(frozenset(kinds), frozenset(names), tuple(opaque))
 
 
+# what passes ask of single statements again and again (which names one binds, which it
+# reads), by the statement's id, the statement held beside it so the id stays its own; emptied
+# when full, so it holds no more than the statements of a few recent compilations
+_assigned_names: dict[int, tuple[ir.Stmt, frozenset[str]]] = {}
+_statement_reads: dict[int, tuple[ir.Stmt, frozenset[str]]] = {}
+_PER_STATEMENT_ENTRIES = 20_000
+
+
+def _per_statement(table: dict[int, tuple[ir.Stmt, frozenset[str]]], stmt: ir.Stmt,
+                   find: Callable[[ir.Stmt], frozenset[str]]) -> frozenset[str]:
+    """`find(stmt)`, remembered in `table` for the statement object."""
+    entry = table.get(id(stmt))
+    if entry is not None and entry[0] is stmt:
+        return entry[1]
+    if len(table) >= _PER_STATEMENT_ENTRIES:
+        table.clear()
+    found = find(stmt)
+    table[id(stmt)] = (stmt, found)
+    return found
+
+
 def node_kinds(function: ir.Function) -> frozenset[type]:
     """The classes of the IR nodes in the function's body, statements and expressions (opaque
     code not entered): `ir.For in node_kinds(f)` says whether `f` has a `for` loop."""
@@ -187,23 +208,27 @@ def target_names(target: ir.Expr) -> Iterator[str]:
             yield from target_names(value)
 
 
-def assigned_names(stmt: ir.Stmt) -> set[str]:
+def assigned_names(stmt: ir.Stmt) -> frozenset[str]:
     """Names the statement itself binds (not counting nested bodies)."""
+    return _per_statement(_assigned_names, stmt, _find_assigned_names)
+
+
+def _find_assigned_names(stmt: ir.Stmt) -> frozenset[str]:
     match stmt:
         case ir.Assign(targets):
-            return {name for target in targets for name in target_names(target)}
+            return frozenset(name for target in targets for name in target_names(target))
         case ir.AugAssign(ir.Name(id)):
-            return {id}
+            return frozenset({id})
         case ir.For(target):
-            return set(target_names(target))
+            return frozenset(target_names(target))
         case ir.Opaque(node):
-            return opaque_names(node).stored
+            return frozenset(opaque_names(node).stored)
     names: set[str] = set()
     for expr in statement_expressions(stmt):
         for inner in walk_expr(expr):
             if isinstance(inner, ir.OpaqueExpr):
                 names |= opaque_names(inner.node).stored
-    return names
+    return frozenset(names)
 
 
 def bound_names(function: ir.Function) -> set[str]:
@@ -595,11 +620,15 @@ def may_leave_block(stmt: ir.Stmt) -> bool:
 # ------------------------------------------------------------------------ liveness
 
 
-def statement_reads(stmt: ir.Stmt) -> set[str]:
+def statement_reads(stmt: ir.Stmt) -> frozenset[str]:
     """The names the statement itself (not its nested bodies) may read; opaque code that
     mentions a name counts as reading it."""
+    return _per_statement(_statement_reads, stmt, _find_statement_reads)
+
+
+def _find_statement_reads(stmt: ir.Stmt) -> frozenset[str]:
     if isinstance(stmt, ir.Opaque):
-        return opaque_names(stmt.node).all
+        return frozenset(opaque_names(stmt.node).all)
     names: set[str] = set()
     for expr in statement_expressions(stmt, targets=False):
         for node in walk_expr(expr):
@@ -611,7 +640,7 @@ def statement_reads(stmt: ir.Stmt) -> set[str]:
         names.update(_names_read_by_target(target))
     if isinstance(stmt, ir.AugAssign) and isinstance(stmt.target, ir.Name):
         names.add(stmt.target.id)
-    return names
+    return frozenset(names)
 
 
 def live_after(function: ir.Function) -> dict[int, frozenset[str]]:
