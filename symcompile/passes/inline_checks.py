@@ -211,8 +211,8 @@ class CallChecks:
 
     def said_checked(self, call: ir.Call, loc: ir.Loc, site: MethodSite | None = None) -> None:
         if site is not None:
-            notes.changed("inline", "inline {} behind a check of type({}) at {} (code the "
-                          "compiler cannot see may change the class or its method)",
+            notes.changed("inline", "inline {} behind a check of type({}) at {} (unseen code "
+                          "may change the class)",
                           site.method, site.receiver, site.operation, loc=loc)
             return
         label = callee_label(call)
