@@ -10,6 +10,7 @@ import pickle
 import subprocess
 import sys
 import textwrap
+import types
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +18,7 @@ import pytest
 
 import symcompile as sc
 from symcompile.examples import mlp
-from symcompile.runtime import api
+from symcompile.runtime import api, pickling
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -158,3 +159,82 @@ class Counter:
 def test_other_bound_methods_pickle_as_before():
     bump = pickle.loads(pickle.dumps(Counter().bump))
     assert bump() == 1 and type(bump.__self__) is Counter
+
+
+# cloudpickle (what dask falls back to for anything mentioning `__main__`, and what Ray uses)
+# stores a bound method as `MethodType(function, self)` ahead of copyreg, and a function it
+# cannot find by reference by value: issue 13 item 5.
+
+def test_a_compiled_object_unpickles_compiled_through_cloudpickle():
+    cloudpickle = pytest.importorskip("cloudpickle")
+    compiled = sc.symbolic(mlp.get_net())
+    x = np.random.default_rng(2).standard_normal((3, 512)).astype(np.float32)
+    loaded = pickle.loads(cloudpickle.dumps(compiled))
+    assert sc.is_symbolic(loaded) and type(loaded.__self__) is mlp.Sequential
+    assert bits(loaded(x)) == bits(compiled(x)) == bits(mlp.get_net()(x))
+    assert "for layer in" not in sc.source(loaded, x)
+    inside = pickle.loads(cloudpickle.dumps(lambda v: compiled(v)))  # by value, holding it
+    assert bits(inside(x)) == bits(compiled(x))
+
+
+def test_cloudpickle_pickles_other_bound_methods_as_before():
+    cloudpickle = pytest.importorskip("cloudpickle")
+    bump = pickle.loads(cloudpickle.dumps(Counter().bump))
+    assert bump() == 1 and type(bump.__self__) is Counter
+
+
+def test_registering_with_cloudpickle_again_changes_nothing():
+    cloudpickle = pytest.importorskip("cloudpickle")
+    table = cloudpickle.Pickler.dispatch_table
+    before = table[types.MethodType]
+    pickling.register_cloudpickle(cloudpickle)
+    assert table[types.MethodType] is before
+    with pytest.raises(TypeError, match="no Pickler.dispatch_table"):
+        pickling.register_cloudpickle(types)
+
+
+SCRIPT = """
+    import pickle
+    import cloudpickle
+    import symcompile as sc
+
+
+    @sc.symbolic
+    def twice(x):
+        return x * 2
+
+
+    def make():
+        @sc.symbolic
+        def inner(x):
+            return x + 1
+        return inner
+
+
+    for when in ("before", "after"):
+        for function in (twice, make()):
+            try:
+                cloudpickle.dumps(function)
+            except pickle.PicklingError as error:
+                print(when, error)
+            function(1.0)
+"""
+
+
+def test_a_function_cloudpickle_would_send_by_value_says_why_it_cannot(tmp_path):
+    pytest.importorskip("cloudpickle")
+    script = tmp_path / "script.py"
+    script.write_text(textwrap.dedent(SCRIPT), encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, env=env,
+                          timeout=120, text=True)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) == 4, done.stdout  # before and after the first call: state, then code
+    for line in lines[0::2]:
+        assert "compiled state of __main__.twice" in line
+        assert "defined in `__main__` (a script or notebook)" in line
+        assert "define it in a module the other process can import" in line
+    for line in lines[1::2]:
+        assert "compiled state of __main__.make.<locals>.inner" in line
+        assert "defined inside a function" in line
