@@ -145,7 +145,7 @@ def test_a_compiled_mlp_runs_through_submit_with_the_local_bits(client):
 
 def flattened_here(net: Any) -> tuple[bool, bool, str]:
     """Run on a worker: `compiled_here` for the MLP, on an input made there (an array that
-    arrives by pickle runs the version for any types: test_pickling, `unpickled_array`)."""
+    arrives by pickle runs the version for any types: the xfail in test_pickling.py)."""
     return compiled_here(net, np.ones((4, 512), np.float32))
 
 

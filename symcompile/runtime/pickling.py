@@ -101,13 +101,18 @@ class _CloudpickleMethods:
         return _compiled_object_reduction(method) or self.previous(method)
 
 
+def _dispatch_table(module: types.ModuleType) -> MutableMapping[type, Any] | None:
+    table = getattr(getattr(module, "Pickler", None), "dispatch_table", None)
+    return table if isinstance(table, MutableMapping) else None
+
+
 def register_cloudpickle(module: types.ModuleType) -> None:
     """Make a cloudpickle (`cloudpickle`, or a copy of it such as `ray.cloudpickle`) store
     compiled objects by reference, as `pickle` does; other bound methods as before. Its pickler
     stores a bound method as `MethodType(function, self)` (its own reducer, ahead of `copyreg`)
     and a function no module-level name reaches by value: the compiled state would refuse."""
-    table = getattr(getattr(module, "Pickler", None), "dispatch_table", None)
-    if not isinstance(table, MutableMapping):
+    table = _dispatch_table(module)
+    if table is None:
         raise TypeError(f"{module.__name__} has no Pickler.dispatch_table to register with")
     previous = table.get(types.MethodType)
     if previous is None or isinstance(previous, _CloudpickleMethods):
@@ -117,7 +122,10 @@ def register_cloudpickle(module: types.ModuleType) -> None:
 
 def register() -> None:
     """Make `pickle` and `copy` store compiled objects by reference (process-wide; other
-    bound methods are stored as before), and cloudpickle if it is installed."""
+    bound methods are stored as before), and cloudpickle if it is installed (a version without
+    a dispatch table is left alone: there compiled objects refuse, saying why)."""
     copyreg.pickle(types.MethodType, _reduce_method)
     if importlib.util.find_spec("cloudpickle") is not None:
-        register_cloudpickle(importlib.import_module("cloudpickle"))
+        cloudpickle = importlib.import_module("cloudpickle")
+        if _dispatch_table(cloudpickle) is not None:
+            register_cloudpickle(cloudpickle)
