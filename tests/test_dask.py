@@ -174,16 +174,24 @@ def test_a_compiled_mlp_held_by_a_lambda_goes_through_cloudpickle(client):
     assert_same(client.submit(lambda v: net(v), x).result(), net(x))
 
 
-def test_a_function_that_cannot_be_sent_says_why(client):
+def test_what_cannot_be_sent_says_why(client):
     @sc.symbolic
     def inner(x):
         return x + 1
 
+    class Local:
+        def __call__(self, x):
+            return x + 1
+
     with pytest.raises(TypeError, match="Could not serialize") as raised:
         client.submit(inner, 1.0).result()
     cause = raised.value.__cause__
-    assert "test_a_function_that_cannot_be_sent_says_why.<locals>.inner" in str(cause)
+    assert "test_what_cannot_be_sent_says_why.<locals>.inner" in str(cause)
     assert "defined inside a function" in str(cause)
+    with pytest.raises(TypeError, match="Could not serialize") as raised:
+        client.submit(sc.symbolic(Local()), 1.0).result()
+    assert "so cloudpickle sends it by value, with its code but not its source" in str(
+        raised.value.__cause__)
 
 
 def test_the_cluster_page_runs_on_the_cluster(client, tmp_path, monkeypatch):

@@ -5,6 +5,7 @@ new one; what cannot be pickled says why."""
 from __future__ import annotations
 
 import copy
+import linecache
 import os
 import pickle
 import subprocess
@@ -177,6 +178,23 @@ def test_a_compiled_object_unpickles_compiled_through_cloudpickle():
     assert bits(inside(x)) == bits(compiled(x))
 
 
+def test_a_compiled_object_cloudpickle_would_send_by_value_says_why_it_cannot():
+    cloudpickle = pytest.importorskip("cloudpickle")
+
+    class Local:
+        def __call__(self, x):
+            return x + 1.0
+
+    compiled = sc.symbolic(Local())
+    with pytest.raises(pickle.PicklingError, match=(
+            r"cannot pickle the compiled object .* with cloudpickle: its class "
+            r"tests\.test_pickling\..*<locals>\.Local is defined in __main__ or found by no "
+            r"module and name, so cloudpickle sends it by value, with its code but not its "
+            r"source")):
+        cloudpickle.dumps(compiled)
+    assert compiled(1.0) == 2.0
+
+
 def test_cloudpickle_pickles_other_bound_methods_as_before():
     cloudpickle = pytest.importorskip("cloudpickle")
     bump = pickle.loads(cloudpickle.dumps(Counter().bump))
@@ -250,3 +268,17 @@ def test_an_unpickled_array_runs_the_version_for_its_array_kind():
     unpickled_array = pickle.loads(pickle.dumps(np.ones((4, 512), np.float32)))
     assert bits(compiled(unpickled_array)) == bits(mlp.get_net()(unpickled_array))
     assert "for layer in" not in compiled.source  # flattened for float32 2-d arrays
+
+
+def test_a_compiled_object_that_cannot_be_compiled_where_it_loads_says_why(make_modules):
+    """What a dask worker met for a class defined in a script (cloudpickle sends it by value,
+    its source stays behind): the source of `__call__` cannot be read where it is loaded."""
+    kernels = make_modules(kernels=KERNELS)["kernels"]
+    payload = pickle.dumps(sc.symbolic(kernels.Scale(3.0)))
+    os.remove(kernels.__file__)
+    linecache.checkcache(kernels.__file__)
+    with pytest.raises(sc.SymbolicError, match=r"cannot load the compiled object kernels\.Scale "
+                       r"in this process: it is compiled again where it is loaded, and "
+                       r"symcompile cannot read the source of 'Scale.__call__'") as raised:
+        pickle.loads(payload)
+    assert "define its class in a module this process can import" in str(raised.value)

@@ -24,6 +24,7 @@ import types
 from collections.abc import MutableMapping
 from typing import Any, Callable, Sequence
 
+from ..errors import SymbolicError
 from ..passes import pipeline
 from ..passes.pipeline import Pass
 from . import api, compiler
@@ -31,10 +32,20 @@ from . import api, compiler
 
 def compiled_object(obj: object, passes: Sequence[Pass] | None, guards: bool, fastmath: bool,
                     comments: bool, check: bool) -> Any:
-    """`symbolic(obj, ...)` again: what a pickled compiled object loads as."""
+    """`symbolic(obj, ...)` again: what a pickled compiled object loads as; a SymbolicError
+    saying why where it cannot be compiled (its `__call__`'s source cannot be read here)."""
     options = compiler.Options(passes=pipeline.PASSES if passes is None else tuple(passes),
                                guards=guards, fastmath=fastmath, comments=comments)
-    return api.compiled_object(obj, options, check)
+    try:
+        return api.compiled_object(obj, options, check)
+    except SymbolicError as error:
+        kind = type(obj)
+        raise SymbolicError(
+            f"cannot load the compiled object {kind.__module__}.{kind.__qualname__} in this "
+            f"process: it is compiled again where it is loaded, and {error.message}",
+            hint="define its class in a module this process can import (cloudpickle, which "
+                 "dask and Ray use, sends a class defined in __main__, a script's or a "
+                 "notebook's, by value: its source stays behind)") from error
 
 
 def _reachable(value: object) -> bool:
@@ -98,7 +109,18 @@ class _CloudpickleMethods:
         self.previous = previous
 
     def __call__(self, method: types.MethodType) -> Reduction:
-        return _compiled_object_reduction(method) or self.previous(method)
+        reduction = _compiled_object_reduction(method)
+        if reduction is None:
+            return self.previous(method)
+        kind = type(method.__self__)
+        if kind.__module__ == "__main__" or not _reachable(kind):
+            raise pickle.PicklingError(
+                f"cannot pickle the compiled object {method.__self__!r} with cloudpickle: its "
+                f"class {kind.__module__}.{kind.__qualname__} is defined in __main__ or found by "
+                f"no module and name, so cloudpickle sends it by value, with its code but not "
+                f"its source, and the other process compiles `__call__` again from its source: "
+                f"define the class in a module the other process can import")
+        return reduction
 
 
 def _dispatch_table(module: types.ModuleType) -> MutableMapping[type, Any] | None:
