@@ -10,8 +10,9 @@ object plus the options it was compiled with, and `compiled_object` compiles it 
 loading. cloudpickle (what dask falls back to, and Ray uses) stores every bound method as
 `MethodType(function, self)` ahead of `copyreg`, and the function of a compiled object by value,
 which its compiled state refuses: `register_cloudpickle` gives it the same reduction (done for
-`cloudpickle` by `register()` when it is installed). What cannot be pickled by reference
-raises a `pickle.PicklingError` saying why.
+`cloudpickle` by `register()` when it is installed), refusing an object whose class it would
+send by value (without the source compiling it again needs). What cannot be pickled by
+reference raises a `pickle.PicklingError` saying why.
 """
 
 from __future__ import annotations
