@@ -6,6 +6,8 @@ first call, failed guard, failed type check, check mode), and the rules that kee
 - The targets are reached weakly (`WeakCall`): forwarding code holds its target in its
   constants, which the cycle collector does not traverse, so a strong reference there would
   keep a dropped function, its versions and their IR alive forever.
+- Neither the code nor the state behind it is ever pickled (`refused_pickling`): a `@symbolic`
+  function is pickled by reference to its module (runtime/pickling.py).
 - A call never waits for a compilation (`entry`): compiling runs user code (a pass given with
   `passes=`, a `__getattr__`...), which may call the function, from this thread or another one
   it waits for. Such a call, and any call needing a version another thread is compiling now
@@ -21,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import pickle
 import threading
 import types
 import weakref
@@ -76,6 +79,28 @@ class Busy(Exception):
     """Another thread is compiling the version a call needs."""
 
 
+def refused_pickling(original: Callable[..., Any] | None) -> pickle.PicklingError:
+    """The error for pickling a `@symbolic` function by value (its compiled state, or code
+    calling into it: what cloudpickle reaches in a function it cannot find by reference)."""
+    module = getattr(original, "__module__", None)
+    qualname = getattr(original, "__qualname__", "")
+    if "<locals>" in qualname.split("."):
+        why = ("this one is defined inside a function: decorate a function defined at the top "
+               "level of a module")
+    elif module == "__main__":
+        why = ("this one is defined in `__main__` (a script or notebook), which another process "
+               "does not share (cloudpickle, which dask and Ray use, sends such a function by "
+               "value): define it in a module the other process can import")
+    else:
+        why = ("it must be found there: decorate it where it is defined, at the top level of a "
+               "module")
+    name = f"{module}.{qualname}" if original is not None else "a freed @symbolic function"
+    return pickle.PicklingError(
+        f"cannot pickle the compiled state of {name}: a @symbolic function is pickled by "
+        f"reference to its module and qualified name, and {why}; its compiled code is never "
+        f"pickled")
+
+
 class WeakCall:
     """Calls a method of an object reached through a weak reference (the public function
     holds its state, so the state outlives every call of its code)."""
@@ -91,6 +116,9 @@ class WeakCall:
         if target is None:
             raise ReferenceError("the @symbolic function behind this code was freed")
         return getattr(target, self.name)(*args, **kwargs)
+
+    def __reduce__(self) -> str:
+        raise refused_pickling(getattr(self.target(), "original", None))
 
 
 on_call_path(WeakCall.__call__)
