@@ -596,7 +596,12 @@ def in_iteration_order(moves: Distance, nest: Nest) -> Distance:
 
 def _rule_name(nest: Nest) -> str:
     """`element map`, `element map over 2 loops`, `reduction in order over k (loops i, j as
-    arrays)`."""
+    arrays)`, each followed by `, on lists converted on entry (c, A, B)` for lists."""
+    name = _nest_kind(nest)
+    return f"{name}, on lists converted on entry ({', '.join(nest.lists)})" if nest.lists else name
+
+
+def _nest_kind(nest: Nest) -> str:
     vector = nest.vector_levels()
     if not nest.reduced:
         return "element map" if len(vector) == 1 else f"element map over {len(vector)} loops"
