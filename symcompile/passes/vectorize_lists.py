@@ -39,7 +39,8 @@ scalar: those run the loop). Bounds are checked on the arrays, as for arrays. Ex
 from __future__ import annotations
 
 import array as array_module
-from typing import Iterator, Sequence
+from itertools import chain
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 
@@ -51,7 +52,7 @@ from ..ir.rewrite import rename
 from .vectorize_build import Builder, all_of
 from .vectorize_nest import list_modes
 
-ListSpec = tuple[object, int, str]  # a list, its dimensions, its part: "r", "w" or "rw"
+ListSpec = tuple[Any, int, str]  # a list, its dimensions, its part: "r", "w" or "rw"
 
 
 def floating_point_errors_ignored() -> Iterator[None]:
@@ -97,19 +98,12 @@ def lists_as_arrays(work: float, lists: Sequence[ListSpec]) -> tuple[np.ndarray,
         if "r" not in mode:
             arrays.append(np.empty(shape))
             continue
-        rows: list[list[object]] = value if ndim == 2 else [value]  # type: ignore[assignment]
-        for row in rows:
-            if list(map(type, row)).count(float) != len(row):
-                return None
-        arrays.append(_float64(value, ndim, shape))
+        items: list[float] = list(chain.from_iterable(value)) if ndim == 2 else value
+        if list(map(type, items)).count(float) != len(items):
+            return None
+        # (`array.array` copies floats fastest; its buffer is writable, and kept by the array)
+        arrays.append(np.frombuffer(array_module.array("d", items), dtype=np.float64).reshape(shape))
     return tuple(arrays)
-
-
-def _float64(value: object, ndim: int, shape: tuple[int, ...]) -> np.ndarray:
-    """The array of a list of floats (`array.array` copies one fastest) or of equal rows."""
-    if ndim == 1:
-        return np.frombuffer(array_module.array("d", value), dtype=np.float64)  # type: ignore[arg-type]
-    return np.array(value, dtype=np.float64).reshape(shape)
 
 
 class ListBuilder(Builder):

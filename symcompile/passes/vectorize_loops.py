@@ -281,6 +281,8 @@ class _Vectorizer:
             raise Refused("writes {}, not an element of a known array", target)
         kind = self._element(value, env, nest, temps)
         self._storable(kind, nest.arrays[access.array], target)
+        if access.array in nest.lists and kind.array is None and kind.type is not float:
+            raise Refused("stores {} into a list: not a float, and the list would keep it", value)
         # a plain number's cast into a float32 array may overflow (recorded: vectorize_build)
         nest.may_raise_fp |= kind.array is None and nest.arrays[access.array].dtype != np.float64
         order = [loop_term(form, nest.positions()) for form in access.index]
@@ -436,7 +438,8 @@ class _Vectorizer:
             raise Refused("{} on plain numbers may raise", expr)
         dtype = result.array.dtype
         self._ints_in_range(expr.args if isinstance(expr, ir.Op) else (), kinds, dtype, nest)
-        if op == "truediv" and nest.lists and not (isinstance(expr.args[-1], ir.Const) and expr.args[-1].value):
+        divisor = expr.args[-1] if isinstance(expr, ir.Op) else None
+        if op == "truediv" and nest.lists and not (isinstance(divisor, ir.Const) and divisor.value):
             raise Refused("{} divides list elements: a float raises ZeroDivisionError where an "
                           "array gives inf", expr)
         if op in _ARITHMETIC or op == "neg":
