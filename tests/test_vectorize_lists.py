@@ -285,8 +285,8 @@ def test_never_slower_a_map_over_lists_is_left_alone_as_not_paying(
     fast = compiled(kernels, "axpy")
     assert_equivalent(kernels.axpy, fast, args)
     explained = str(sc.explain(fast, *args))
-    assert "not vectorized: converting the lists a, b, out costs" in explained
-    assert "array code would not pay" in explained
+    assert "not vectorized: converting lists a, b, out costs ~80 ns a turn, the loop ~45 ns: would not pay" \
+        in explained
     assert "lists_as_arrays" in sc.source(compiled(kernels, "cubic"), [0.0] * 100, [1.0] * 100, 100)
 
 

@@ -39,6 +39,7 @@ scalar: those run the loop). Bounds are checked on the arrays, as for arrays. Ex
 from __future__ import annotations
 
 import array as array_module
+import math
 from itertools import chain
 from typing import Any, Iterator, Sequence
 
@@ -86,7 +87,7 @@ def lists_as_arrays(work: float, lists: Sequence[ListSpec]) -> tuple[np.ndarray,
             expense += cost.LIST_ROW * len(value)
         else:
             shapes.append((len(value),))
-        expense += cost.list_element_cost(mode) * int(np.prod(shapes[-1]))
+        expense += cost.list_element_cost(mode) * math.prod(shapes[-1])
         if "w" in mode:
             written += objects
         else:

@@ -440,8 +440,7 @@ class _Vectorizer:
         self._ints_in_range(expr.args if isinstance(expr, ir.Op) else (), kinds, dtype, nest)
         divisor = expr.args[-1] if isinstance(expr, ir.Op) else None
         if op == "truediv" and nest.lists and not (isinstance(divisor, ir.Const) and divisor.value):
-            raise Refused("{} divides list elements: a float raises ZeroDivisionError where an "
-                          "array gives inf", expr)
+            raise Refused("divides list elements: a float raises ZeroDivisionError, an array gives inf")
         if op in _ARITHMETIC or op == "neg":
             if dtype not in _FLOAT_DTYPES:
                 raise Refused("{}: integer arithmetic warns on overflow as scalars, not as arrays", expr)
@@ -579,8 +578,8 @@ class _Vectorizer:
                    for access in accesses):
                 per_turn += cost.list_element_cost(mode)
         if per_turn >= nest.turn_cost:
-            raise Refused("converting the lists {} costs {} a turn, more than the loop's {}: "
-                          "array code would not pay", ", ".join(sorted(nest.lists)),
+            raise Refused("converting lists {} costs {} a turn, the loop {}: would not pay",
+                          ", ".join(sorted(nest.lists)),
                           cost.spelled(per_turn), cost.spelled(nest.turn_cost))
 
     def _dead_after(self, nest: Nest) -> None:
