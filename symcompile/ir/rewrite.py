@@ -222,9 +222,9 @@ def map_statement_expressions(stmt: ir.Stmt, fn: ExprMap) -> ir.Stmt:
 
 
 def nested_bodies(stmt: ir.Stmt) -> tuple[tuple[ir.Stmt, ...], ...]:
-    match stmt:
-        case ir.If(_, body, orelse) | ir.While(_, body, orelse) | ir.For(_, _, body, orelse):
-            return (body, orelse)
+    """The bodies of an if or a loop (`body`, `orelse`); none for other statements."""
+    if isinstance(stmt, (ir.If, ir.While, ir.For)):
+        return (stmt.body, stmt.orelse)
     return ()
 
 
