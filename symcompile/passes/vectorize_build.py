@@ -178,7 +178,9 @@ class Builder:
             case ir.Compare(ops, operands):
                 return ir.Compare(ops, tuple(self._vector(x) for x in operands))
             case ir.Call(func, args, ()):
-                return ir.Call(func, tuple(self._vector(arg) for arg in args))
+                array_func = self.nest.array_calls.get(id(expr))
+                return ir.Call(func if array_func is None else ir.Const(array_func),
+                               tuple(self._vector(arg) for arg in args))
         return expr
 
     def _view(self, access: Access, target: bool = False) -> ir.Expr:

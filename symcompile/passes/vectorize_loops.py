@@ -63,11 +63,13 @@ Example::
 from __future__ import annotations
 
 import builtins
+import math
 
 import numpy as np
 
 from .. import ir
 from ..analysis import cost
+from ..analysis.arrays import may_reshape_arrays
 from ..analysis.subscripts import (
     NEVER,
     Access,
@@ -280,7 +282,7 @@ class _Vectorizer:
         if access is None:
             raise Refused("writes {}, not an element of a known array", target)
         kind = self._element(value, env, nest, temps)
-        self._storable(kind, nest.arrays[access.array], target)
+        self._storable(kind, nest.arrays[access.array], target, value)
         if access.array in nest.lists and kind.array is None and kind.type is not float:
             raise Refused("stores {} into a list: not a float, and the list would keep it", value)
         # a plain number's cast into a float32 array may overflow (recorded: vectorize_build)
@@ -318,10 +320,13 @@ class _Vectorizer:
                 raise Refused("stores a value of another type into {} while accumulating",
                               spell_access(write.access))
 
-    def _storable(self, kind: Known, array: ir.ArrayKind, target: ir.Expr) -> None:
+    def _storable(self, kind: Known, array: ir.ArrayKind, target: ir.Expr, value: ir.Expr) -> None:
         dtype = kind.array.dtype if kind.array is not None else None
         if dtype == array.dtype or kind.type is float and array.dtype in _FLOAT_DTYPES:
             return
+        if isinstance(value, ir.Const) and type(value.value) is int and array.dtype.kind in "iu" \
+                and np.iinfo(array.dtype.name).min <= value.value <= np.iinfo(array.dtype.name).max:
+            return  # an int constant an integer array holds exactly (`mask[i, j] = 1`)
         raise Refused("stores a value of another type into {}", target)
 
     def _access(self, expr: ir.Expr, env: TypeEnv, nest: Nest) -> Access | None:
@@ -425,6 +430,15 @@ class _Vectorizer:
                 kind = self._element(operand, env, nest, temps)
                 if kind.array is None or kind.array.dtype not in _FLOAT_DTYPES:
                     raise Refused("abs of something other than a float array element: {}", expr)
+                return kind
+            case ir.Call(func, (operand,), ()) if self._builtin(func, math.sqrt, nest):
+                # correctly rounded in both (IEEE 754); a negative element makes the scalar
+                # raise ValueError and the array record "invalid", so the loop runs then
+                kind = self._element(operand, env, nest, temps)
+                if kind.array is None or kind.array.dtype != np.float64:
+                    raise Refused("sqrt of something other than a float64 array element: {}", expr)
+                nest.array_calls[id(expr)] = np.sqrt
+                nest.may_raise_fp = True
                 return kind
         raise Refused("computes {}, which NumPy's array loops may round differently", expr)
 
@@ -654,6 +668,8 @@ def vectorize_loops(function: ir.Function) -> ir.Function:
     """Rewrite the loops over indices that compute elements independently as array code."""
     if not any(isinstance(kind, ir.ArrayKind) for kind in function.argument_types.values()) and not any(
             isinstance(stmt, ir.For) and _writes_elements(stmt) for stmt in walk_statements(function.body)):
+        return function
+    if may_reshape_arrays(function):  # `a.shape = ...`, `a.dtype = ...`: the kinds may not hold
         return function
     vectorizer = _Vectorizer(function)
     body = vectorizer.block(function.body)

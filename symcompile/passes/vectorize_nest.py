@@ -94,6 +94,9 @@ class Nest:
     # plain ints meeting array elements: the range each must lie in (checked on entry)
     int_ranges: dict[str, tuple[float, float]] = field(default_factory=dict)
     builtins_read: dict[str, object] = field(default_factory=dict)
+    # calls of `math` functions computed on arrays by the NumPy function giving the same bits
+    # (`math.sqrt` → `np.sqrt`), by the call's identity
+    array_calls: dict[int, object] = field(default_factory=dict)
     relied: set[str] = field(default_factory=set)
     may_raise_fp: bool = False
     temps: dict[str, Known] = field(default_factory=dict)  # the scalar locals of the body
