@@ -21,6 +21,7 @@ import numpy as np
 
 from benchmarks.timing import BenchConfig, measure, print_header
 from symcompile.analysis import cost
+from symcompile.passes.vectorize_lists import lists_as_arrays
 
 NAME = "costs"
 DESCRIPTION = "the cost model's per-construct costs (ns), measured beside symcompile's table"
@@ -53,7 +54,7 @@ def _helper(value: object) -> object:
 def cells() -> dict[str, object]:
     """What the bodies read besides their arguments, bound as closure cells."""
     return {"type": type, "T": float, "abs": abs, "helper": _helper, "D": np.dtype(np.float64),
-            "ndarray": np.ndarray, "multiply": np.multiply}
+            "ndarray": np.ndarray, "multiply": np.multiply, "lists_as_arrays": lists_as_arrays}
 
 
 CONSTRUCTS: tuple[Construct, ...] = (
@@ -79,6 +80,15 @@ CONSTRUCTS: tuple[Construct, ...] = (
     Construct("SHAPE_CHECK", cost.SHAPE_CHECK, "if x.shape != y.shape: return", "pass"),
     Construct("NEW_ARRAY", cost.NEW_ARRAY, "z = x * y", "pass", count=1),
     Construct("INTO_ARRAY", cost.INTO_ARRAY, "multiply(x, y, out=x)", "pass", count=1),
+    # converting lists for array code (vectorize_loops): the call on an empty list (the model
+    # adds the array code's own fixed cost, ~4 µs: errstate, bounds, slices), per row of a
+    # list of lists, per element read (type scan and copy), per element stored back
+    Construct("LIST_CONVERSION", cost.LIST_CONVERSION, "lists_as_arrays(1e18, ((x, 1, 'r'),))", "pass", count=1),
+    Construct("LIST_ROW", cost.LIST_ROW, "lists_as_arrays(1e18, ((y, 2, 'r'),))",
+              "lists_as_arrays(1e18, ((x, 2, 'r'),))", count=1),
+    Construct("LIST_ELEMENT_IN", cost.LIST_ELEMENT_IN, "lists_as_arrays(1e18, ((y, 1, 'r'),))",
+              "lists_as_arrays(1e18, ((x, 1, 'r'),))", count=1),
+    Construct("LIST_ELEMENT_OUT", cost.LIST_ELEMENT_OUT, "y[0:] = x.tolist()", "pass", count=1),
 )
 
 
@@ -90,6 +100,12 @@ def arguments(construct: Construct) -> tuple[object, object]:
     if name in ("NEW_ARRAY", "INTO_ARRAY"):
         # ones: multiplying them in place keeps the values (and the time) the same
         return np.ones(cost.ARRAY_ELEMENTS), np.ones(cost.ARRAY_ELEMENTS)
+    if name in ("LIST_CONVERSION", "LIST_ELEMENT_IN"):
+        return [], [1.5] * cost.ARRAY_ELEMENTS
+    if name == "LIST_ROW":
+        return [], [[1.5] for _ in range(1000)]
+    if name == "LIST_ELEMENT_OUT":
+        return np.ones(cost.ARRAY_ELEMENTS), [0.0] * cost.ARRAY_ELEMENTS
     if name == "ATTRIBUTE":
         return 1.5, _Thing()
     if name == "SUBSCRIPT":
@@ -119,7 +135,8 @@ def measured(construct: Construct, config: BenchConfig) -> float:
     variants = {"with": body_function(construct.line, construct.count, construct.params),
                 "without": body_function(construct.baseline, construct.count, construct.params)}
     samples = measure(variants, config.repeats, args=args, target_ns=config.target_ns)
-    turns = len(args[1]) if construct.name == "LOOP_TURN" else 1  # type: ignore[arg-type]
+    per_item = ("LOOP_TURN", "LIST_ROW", "LIST_ELEMENT_IN", "LIST_ELEMENT_OUT")
+    turns = len(args[1]) if construct.name in per_item else 1  # type: ignore[arg-type]
     return (min(samples["with"]) - min(samples["without"])) / construct.count / turns
 
 

@@ -3,8 +3,8 @@ array code an expert writes by hand.
 
 Each kernel is a plain Python loop over `range` indexing NumPy arrays (elementwise maps, 1-D and
 2-D stencils, masks, conditional updates, outer products, pairwise distances, window scans, matrix
-products (accumulating into `c[i, j]`, or into a scalar per element), and
-running sums and recurrences that must stay loops), with a hand-vectorized reference that
+products (accumulating into `c[i, j]`, or into a scalar per element), the same on Python lists
+of floats and lists of lists (converted on entry where it pays), and running sums and recurrences that must stay loops), with a hand-vectorized reference that
 computes the same floating-point operations in the same order for every element, so all three
 variants write bit-identical arrays (checked before timing, by bits). Three variants, timed
 round-robin:
@@ -330,6 +330,45 @@ def matmul_accumulator_hand(c, a, b):
     c[:] = acc
 
 
+# ------------------------------------------------------------------ on Python lists
+# hand: the honest NumPy rewrite a user would make, the conversions included (`np.array` in,
+# the results stored back into the caller's lists as floats)
+
+def list_matmul(c, A, B, n):
+    for i in range(n):
+        for j in range(n):
+            for k in range(n):
+                c[i][j] += A[i][k] * B[k][j]
+
+
+def list_matmul_hand(c, A, B, n):
+    a, b, acc = np.array(A), np.array(B), np.array(c)
+    for k in range(n):
+        acc = acc + a[:, k:k + 1] * b[k, :]
+    for row, values in zip(c, acc.tolist()):
+        row[:] = values
+
+
+def list_cubic(out, x, n):
+    for i in range(n):
+        t = x[i]
+        out[i] = ((0.75 * t - 1.25) * t + 2.0) * t - (t * t + 0.5) * (t - 3.0)
+
+
+def list_cubic_hand(out, x, n):
+    t = np.array(x)
+    out[:] = (((0.75 * t - 1.25) * t + 2.0) * t - (t * t + 0.5) * (t - 3.0)).tolist()
+
+
+def list_map(out, a, b, n):
+    for i in range(n):
+        out[i] = a[i] * 2.0 + b[i]
+
+
+def list_map_hand(out, a, b, n):
+    out[:] = (np.array(a) * 2.0 + np.array(b)).tolist()
+
+
 # ------------------------------------------------------------------ loops that must stay loops
 
 def running_sum(out, x):
@@ -437,7 +476,13 @@ KERNELS: tuple[Kernel, ...] = (
            lambda: (np.zeros((40, 40)), _grid(40), _grid(40, seed=1))),
     Kernel("matmul_accumulator", matmul_accumulator, matmul_accumulator_hand,
            lambda: (np.zeros((40, 40)), _grid(40), _grid(40, seed=1))),
+    Kernel("list_matmul", list_matmul, list_matmul_hand,
+           lambda: ([[0.0] * 40 for _ in range(40)], _grid(40).tolist(), _grid(40, seed=1).tolist(), 40)),
+    Kernel("list_cubic", list_cubic, list_cubic_hand, lambda: ([0.0] * N, _vec().tolist(), N)),
     Kernel("running_sum", running_sum, running_sum_hand, lambda: (np.zeros(N), _vec()), False),
+    # converting three lists costs more than the loop: left alone (the hand rewrite is slower)
+    Kernel("list_map", list_map, list_map_hand,
+           lambda: ([0.0] * N, _vec().tolist(), _vec(seed=1).tolist(), N), False),
     Kernel("logistic_orbit", logistic_orbit, logistic_orbit_hand,
            lambda: (np.full(N, 0.3), 3.7), False),
     Kernel("gauss_seidel", gauss_seidel, gauss_seidel_hand, lambda: (_grid(M // 3),), False),
@@ -449,12 +494,16 @@ def _outputs(kernel: Kernel, function: Callable[..., object]) -> list[object]:
     """What a call leaves behind: its result and every argument array (fresh arguments)."""
     args = kernel.make_args()
     result = function(*args)
-    return [result, *(arg for arg in args if isinstance(arg, np.ndarray))]
+    return [result, *(arg for arg in args if isinstance(arg, (np.ndarray, list)))]
 
 
 def _same_bits(a: object, b: object) -> bool:
     if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):
         return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(map(_same_bits, a, b))
+    if type(a) is float and type(b) is float:
+        return a.hex() == b.hex() if a == a else b != b
     return type(a) is type(b) and (a == b or a != a and b != b)  # type: ignore[comparison-overlap]
 
 

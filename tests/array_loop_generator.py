@@ -12,7 +12,10 @@ the shapes people write:
 * accumulations ``out[i] += ...``, matrix products ``c[i, j] += a[i, k] * b[k, j]`` in any loop
   order, accumulators ``acc = 0.0; for k ...: acc += ...; c[i, j] = acc``, and scalar sums;
 * recurrences and in-place updates that must stay loops (``out[i + 1] = out[i] * s``);
-* indices that go out of range (offsets past the end, a bound parameter larger than the array).
+* indices that go out of range (offsets past the end, a bound parameter larger than the array);
+* the same on Python lists of floats and lists of lists (`c[i][j] += a[i][k] * b[k][j]`), with
+  items that are no float (ints, bools, NumPy scalars, a float subclass, None), rows shared by
+  one list object or ragged, and an output list that is an input.
 
 Each program comes with several *calls*: Python text that, run with `make` and `np` in its
 namespace, binds ``ARGS`` (the arguments) and ``ROOTS`` (the arrays owning the memory, compared
@@ -255,9 +258,54 @@ def _matmul(r: random.Random) -> tuple[str, str]:
     return "matmul", "\n".join(lines)
 
 
+def _list_leaf(r: random.Random, name: str, loops: tuple[str, ...]) -> str:
+    return name + "".join(f"[{_offset(r, var)}]" for var in loops)
+
+
+def _lists(r: random.Random) -> tuple[str, str]:
+    """Loops over Python lists of floats and lists of lists: matrix products (`c[i][j] +=
+    a[i][k] * b[k][j]`, in any loop order, or into an accumulator), 2-D stencils and 1-D
+    maps, with the bodies of the array families."""
+    roll = r.random()
+    if roll < 0.4:
+        order = r.sample(["i", "j", "k"], 3)
+        term = r.choice(("a[i][k] * b[k][j]", "a[i][k] * b[k][j] + s", "(a[i][k] - b[k][j]) * a[i][k]",
+                         "a[i][k] / b[k][j]", "a[i][k] * b[k][j] * 0.5"))
+        lines = ["def main(c, a, b, s, n, m, p):"]
+        bounds = {"i": "n", "j": "m", "k": "p"}
+        if r.random() < 0.3:
+            lines += ["    for i in range(n):", "        for j in range(m):",
+                      f"            acc = {r.choice(('0.0', 'c[i][j]', 's', '0'))}",
+                      "            for k in range(p):", f"                acc += {term}",
+                      "            c[i][j] = acc"]
+            return "list_matmul", "\n".join(lines)
+        for depth, name in enumerate(order):
+            lines.append(f"{'    ' * (depth + 1)}for {name} in range({bounds[name]}):")
+        lines.append(f"{'    ' * 4}{r.choice(('c[i][j]', 'c[i][j]', 'c[i][j + 1]'))} += {term}")
+        return "list_matmul", "\n".join(lines)
+    if roll < 0.7:
+        leaves = [_list_leaf(r, "u", ("i", "j")) for _ in range(3)] + ["s", "0.25", "2.0", "3"]
+        if r.random() < 0.15:
+            leaves.append(_list_leaf(r, "out", ("i", "j")))
+        lo, hi = r.choice((0, 1, 1)), r.choice((0, 1, 1))
+        lines = ["def main(out, u, s, n, m):", f"    for i in range({lo}, n - {hi}):",
+                 f"        for j in range({lo}, m - {hi}):"]
+        lines += _body(r, [r.choice(("out[i][j]", "out[i][j]", "u[i][j]"))], leaves, leaves[:4], "            ")
+        return "list_stencil", "\n".join(lines)
+    leaves = [_list_leaf(r, "a", ("i",)), _list_leaf(r, "b", ("i",)), "a[i]", "s", "0.5", "2.0", "3"]
+    if r.random() < 0.2:
+        leaves.append(f"out[{_offset(r, 'i')}]")
+    stop = r.choice(("n", "len(a)", "len(out)", "n - 1"))
+    loop = f"range({stop} - 1, -1, -1)" if r.random() < 0.15 else f"range({r.choice((0, 1))}, {stop})"
+    lines = ["def main(out, a, b, s, n):", f"    for i in {loop}:"]
+    lines += _body(r, [r.choice(("out[i]", "out[i]", f"out[{_offset(r, 'i')}]", "a[i]"))], leaves,
+                   leaves[:4], "        ")
+    return "list_map", "\n".join(lines)
+
+
 FAMILIES: tuple[Callable[[random.Random], tuple[str, str]], ...] = (
     _map_1d, _map_1d, _map_1d, _in_place_1d, _in_place_1d, _sum_1d, _stencil_2d, _stencil_2d,
-    _matmul, _matmul)
+    _matmul, _matmul, _lists, _lists)
 
 
 # ------------------------------------------------------------------------------------------
@@ -354,7 +402,69 @@ def _calls_matmul(r: random.Random) -> str:
     return writer.text([c, a, b, r.choice(SCALARS)])
 
 
-CALLS = {"map_1d": _calls_1d, "sum_1d": _calls_1d, "in_place_1d": _calls_1d, "stencil_2d": _calls_2d,
+ODD_ITEMS = ("3", "True", "np.float64(2.0)", "None", "FloatSubclass(2.0)")
+
+
+class FloatSubclass(float):
+    """A float whose operators are float's: the vectorizer must still run the loop for it."""
+
+
+def make_list(shape: tuple[int, ...], seed: int, special: bool = False, odd: str = "") -> list[Any]:
+    """A list of floats (or of rows of floats) drawn as `make` draws arrays; `odd` puts one
+    item that is no float (`3`, `np.float64(2.0)`...), or makes the rows `shared` (one list
+    object n times) or `ragged` (one row short)."""
+    values: list[Any] = make(shape, "float64", seed, special).tolist()
+    rows = values if len(shape) == 2 else [values]
+    if odd == "shared" and len(shape) == 2 and values:
+        return [values[0]] * len(values)
+    if odd == "ragged" and len(shape) == 2 and values and values[-1]:
+        values[-1].pop()
+    elif odd in ODD_ITEMS and rows and rows[0]:
+        row = rows[seed % len(rows)]
+        row[seed % len(row)] = eval(odd, {"np": np, "FloatSubclass": FloatSubclass})  # noqa: S307 - our texts
+    return values
+
+
+def _list_argument(r: random.Random, writer: _Arguments, name: str, shape: tuple[int, ...]) -> str:
+    writer.seed += 1
+    odd = r.choice(("",) * 8 + ODD_ITEMS + ("shared", "ragged")) if r.random() < 0.35 else ""
+    writer.lines.append(f"{name} = make_list({shape}, {writer.seed}, {r.random() < 0.2}, {odd!r})")
+    writer.roots.append(name)
+    return name
+
+
+def _calls_list_matmul(r: random.Random) -> str:
+    n, m = r.choice(SHAPES_2D)
+    p = r.choice((0, 1, 3, 8))
+    writer = _Arguments(r)
+    a = _list_argument(r, writer, "a", (n, p))
+    b = _list_argument(r, writer, "b", (p, m) if r.random() < 0.9 else (max(p - 1, 0), m))
+    c = a if r.random() < 0.05 and n == p else _list_argument(r, writer, "c", (n, m + (r.random() < 0.1)))
+    sizes = [str(n), str(m), str(p)]
+    if r.random() < 0.1:
+        sizes[r.randrange(3)] += " + 1"
+    return writer.text([c, a, b, r.choice(SCALARS), *sizes])
+
+
+def _calls_list_stencil(r: random.Random) -> str:
+    n, m = r.choice(SHAPES_2D)
+    writer = _Arguments(r)
+    u = _list_argument(r, writer, "u", (n, m))
+    out = u if r.random() < 0.1 else _list_argument(r, writer, "out", (n, m))
+    return writer.text([out, u, r.choice(SCALARS), str(n), str(m if r.random() < 0.9 else m + 1)])
+
+
+def _calls_list_map(r: random.Random) -> str:
+    n = r.choice(SIZES_1D)
+    writer = _Arguments(r)
+    a = _list_argument(r, writer, "a", (n,))
+    out = a if r.random() < 0.1 else _list_argument(r, writer, "out", (n if r.random() < 0.9 else n + 1,))
+    b = _list_argument(r, writer, "b", (n,))
+    return writer.text([out, a, b, r.choice(SCALARS), str(n if r.random() < 0.9 else n + 1)])
+
+
+CALLS = {"list_matmul": _calls_list_matmul, "list_stencil": _calls_list_stencil, "list_map": _calls_list_map,
+         "map_1d": _calls_1d, "sum_1d": _calls_1d, "in_place_1d": _calls_1d, "stencil_2d": _calls_2d,
          "matmul": _calls_matmul, "accumulator": _calls_matmul}
 
 
@@ -370,9 +480,9 @@ def generate(seed: int, calls: int = 4) -> LoopProgram:
 # ------------------------------------------------------------------------------------------
 
 
-def arguments(call: str) -> tuple[tuple[Any, ...], list[np.ndarray]]:
+def arguments(call: str) -> tuple[tuple[Any, ...], list[Any]]:
     """Fresh arguments and root arrays for `call`."""
-    namespace: dict[str, Any] = {"make": make, "np": np}
+    namespace: dict[str, Any] = {"make": make, "make_list": make_list, "np": np}
     exec(call, namespace)  # noqa: S102 - the generator's own text
     return namespace["ARGS"], namespace["ROOTS"]
 

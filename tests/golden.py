@@ -19,8 +19,8 @@ SYMCOMPILE_UPDATE_GOLDEN=1) to rewrite the expected halves from what the compile
 review the diff before committing it.
 
 Three conventions for the type-conditional and unsafe rules: a parameter annotated `bool`, `int`,
-`float` or `complex` stands for an argument of that exact type (the case is compiled as the
-version for such arguments); one annotated with a string such as `"float64[n]"` or
+`float` or `complex` (or with a class of the case's own) stands for an argument of that exact
+type (the case is compiled as the version for such arguments); one annotated with a string such as `"float64[n]"` or
 `"float32[n, m]"` stands for a C-contiguous NumPy array of that dtype and as many dimensions
 as the brackets name, arrays annotated with the same brackets having equal shapes; and a
 marker ending in `with fastmath ---` compiles it with `fastmath=True`.
@@ -108,8 +108,8 @@ def argument_types(function: types.FunctionType) -> dict[str, ir.ArgumentType]:
     kinds: dict[str, ir.ArgumentType] = {}
     shape_owners: dict[str, str] = {}  # the brackets' text: the first parameter with it
     for name, annotation in function.__annotations__.items():
-        if name != "return" and annotation in NUMBER_TYPES:
-            kinds[name] = annotation
+        if name != "return" and (annotation in NUMBER_TYPES or isinstance(annotation, type)):
+            kinds[name] = annotation  # (a user class: an instance of exactly that class)
         elif name != "return" and isinstance(annotation, str):
             found = re.fullmatch(r"(\w+)\[([\w, ]+)\]", annotation)
             if found is None:

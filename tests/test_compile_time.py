@@ -170,3 +170,27 @@ def test_same_answers_an_analysis_learning_locals_leaves_the_shared_findings_alo
         assert 0 not in value_types.types_before(function)
     assert "z" not in third.plain_locals and "z" not in third.locals
     assert third.plain_locals == {"y": frozenset()} and third.relied == set()
+
+
+def test_never_stuck_the_collector_pauses_while_passes_run(make_module: Loader) -> None:
+    """The cyclic garbage collector is paused while the passes run, for functions of any size
+    (its collections walked every version of the IR again and again), and runs again after;
+    a program that had turned it off finds it off."""
+    from symcompile.frontend import build as frontend
+    from symcompile.passes import pipeline
+
+    seen: list[bool] = []
+
+    def recorder(function: ir.Function) -> ir.Function:
+        seen.append(gc.isenabled())
+        return function
+
+    function = frontend.build_function(frontend.read_function_source(make_module(FANCY).add))
+    pipeline.run_passes(function, (recorder,))
+    assert seen == [False] and gc.isenabled()
+    gc.disable()
+    try:
+        pipeline.run_passes(function, (recorder,))
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

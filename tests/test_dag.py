@@ -125,3 +125,79 @@ def test_graphviz_draws_when_its_dot_is_installed(tmp_path: Path,
     assert (tmp_path / "input.dot").read_text() == dag.to_dot(graph)
     fake.write_text("#!/bin/sh\nexit 1\n")  # a broken Graphviz: symcompile draws it itself
     assert "<marker" in dag.to_svg(graph)
+
+
+# ---- a pass's before/after pictures (issue 14 #1: what inlining, folding and CSE did)
+
+
+def norm_ratio(x, y):
+    return (x * x + y * y) / (1.0 + (x * x + y * y))
+
+
+def _marked(graph: layered.Graph) -> list[tuple[str, str | None, int]]:
+    return [(graph.labels[node], graph.marks.get(node), graph.uses(node)) for node in graph.labels]
+
+
+def test_always_explainable_inlining_takes_away_the_three_add_calls() -> None:
+    explanation = explain(fancy_func, 1, 2, 3, 4)
+    change = explanation.step_of("inline_calls").change()
+    calls = [(label, mark) for label, mark, _ in _marked(change.before) if "add(" in label]
+    assert calls == [("e = add(a, b)", "removed"), ("f = add(c, d)", "removed"),
+                     ("g = add(e, f)", "removed")]
+    assert ("e = add_a + add_b", "added") in [(label, mark) for label, mark, _ in _marked(change.after)]
+    assert change.summary().endswith("3 gone")
+
+
+def test_always_explainable_folding_shows_the_constant_10_it_made() -> None:
+    from tests.corpus import fancy_main
+    explanation = explain(fancy_main)
+    last_fold = [step for step in explanation.steps if step.name == "fold_constants"][-1]
+    change = last_fold.change()
+    assert ("fancy_func_result = 3 + 7", "removed") in \
+        [(label, mark) for label, mark, _ in _marked(change.before)]
+    assert [(label, mark) for label, mark, _ in _marked(change.after) if mark] == \
+        [("fancy_func_result = 10", "added")]
+    before, after = explanation.step_pictures(last_fold.title)
+    assert before[0] == f"before {last_fold.title}" and after[0] == f"after {last_fold.title}"
+    assert re.search(r'<g class="node value added"><title>[^<]*</title><rect [^>]*'
+                     r'fill="#dafbe1"[^>]*/><text[^>]*>fancy_func_result = 10</text>', after[1])
+
+
+def test_always_explainable_cse_shows_one_shared_node_where_there_were_two() -> None:
+    explanation = explain(norm_ratio, 1.5, 2.5)
+    step = explanation.step_of("eliminate_common_subexpressions")
+    change = step.change()
+    assert [entry for entry in _marked(change.before) if entry[0] == "x * x + y * y"] == \
+        [("x * x + y * y", "merged", 1)] * 2
+    after = _marked(change.after)
+    assert [entry for entry in after if entry[1]] == [("t = x * x + y * y", "merged", 2)]
+    # what reads the shared value computes what it did before: not marked
+    assert ("1.0 + t", None, 1) in after
+    assert change.summary() == "x * x + y * y computed 2 times made one value, t"
+    dot = explanation.dag(step=step.title)
+    assert "subgraph cluster_before" in dot and "subgraph cluster_after" in dot
+    # the two sums and the second sum's own x * x and y * y; the one shared sum after
+    assert dot.count('color="#8250df"') == 5
+
+
+def test_every_step_of_the_report_has_its_before_and_after_pictures() -> None:
+    explanation = explain(norm_ratio, 1.5, 2.5)
+    page = explanation.html_page()
+    assert page.count('<details class="dag-step" open>') == len(explanation.steps) >= 1
+    assert page.count('<figure class="before"') == page.count('<figure class="after"') == \
+        len(explanation.steps)
+    with pytest.raises(ValueError, match="no pass run named 'vectorize_loops' changed norm_ratio"):
+        explanation.step_of("vectorize_loops")
+
+
+def test_a_300_statement_function_is_drawn_around_each_passs_changes(
+        make_module, no_graphviz) -> None:
+    explanation = explain(make_module(_chain(300)).chain, 1.0, 2.0)
+    assert explanation.steps
+    for step in explanation.steps:
+        change = step.change()
+        assert change.cut
+        for graph in (change.before, change.after):
+            assert len(graph.labels) <= dag.MAX_NODES
+            width, height = _size(dag.to_svg(graph))
+            assert width <= 1600 and height <= 4000, (step.title, width, height)

@@ -67,16 +67,16 @@ def normalized(text: str) -> str:
     return "\n".join(line.rstrip() for line in text.strip("\n").splitlines())
 
 
-def run_page(path: Path, namespace: dict[str, object] | None = None,
+def run_page(path: Path, namespace: dict[str, object] | None = None, marker: str = RUN,
              ) -> list[tuple[Block, str, str]]:
-    """Run a page's runnable blocks in order, in `namespace` (a new one by default): (block,
-    expected output, actual output) each."""
+    """Run a page's runnable blocks (those after a `marker` line) in order, in `namespace` (a
+    new one by default): (block, expected output, actual output) each."""
     blocks = code_blocks(path)
     namespace = {} if namespace is None else namespace
     namespace.setdefault("__name__", f"docs_{path.stem.replace('-', '_')}")
     results = []
     for position, block in enumerate(blocks):
-        if block.marker != RUN:
+        if block.marker != marker:
             continue
         following = blocks[position + 1] if position + 1 < len(blocks) else None
         expected = following.text if following and following.marker == OUTPUT else ""

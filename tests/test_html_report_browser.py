@@ -9,14 +9,19 @@ benchmark kernel (loops, three rounds of passes) from file:// URLs and checks wh
 - the DAG picture is drawn: a non-empty `<svg class="dag">`, a box for every node, every label
   inside its box, and the page never scrolls sideways, however wide the picture.
 
-The playground (`symcompile serve`) on a free port: code typed into its editor shows `return
-10` for the textbook program, each pass and the DAG, with no console error; a screenshot is
-taken into the test's tmp dir (looked at: the editor on the left, the optimized source, the
-timing line and the first pass diffs, coloured, on the right); example arguments show the time
-per call before and after.
+Each pass's DAG before and after it stand side by side, the shared value CSE made marked.
 
-The report of a 300-statement function: screenshots of the page and of its DAG's overview
-picture, taken into the test's tmp dir, are PNGs no wider than the window.
+The playground (`symcompile serve`) on a free port: code typed into its editor shows `return
+10` for the textbook program, each pass with its diff and its DAG before and after, with no
+console error; example arguments show the time per call before and after.
+
+The report of a 300-statement function: its DAG's overview has a box per statement group and
+no sideways scroll; the overview and a group's picture are captured whole (full height, not
+the window's), their width bounded.
+
+Screenshots go to the test's tmp dir, or with SYMCOMPILE_SCREENSHOT_DIR set to that directory
+under stable names (report.png, dag-overview.png, dag-group.png, playground.png,
+cse-step.png), for a person to look at.
 
 Skipped, with the reason, only where Selenium is not importable or the `chromium` or
 `chromedriver` program is not installed (`.ci/run` installs them with apt-get).
@@ -24,6 +29,8 @@ Skipped, with the reason, only where Selenium is not importable or the `chromium
 
 from __future__ import annotations
 
+import base64
+import os
 import shutil
 import threading
 from collections.abc import Callable, Iterator
@@ -160,18 +167,20 @@ def test_dag_picture_is_drawn_with_a_box_per_node_and_labels_inside(
     driver, explanation = page
     assert explanation.final_ir is not None
     nodes = len(dag.build_graph(explanation.final_ir).labels)
-    svg = driver.find_element(By.CSS_SELECTOR, "svg.dag")
+    svg = driver.find_element(By.CSS_SELECTOR, ".final-dag svg.dag")
     assert svg.is_displayed()
     assert svg.size["width"] > 0 and svg.size["height"] > 0
     assert len(svg.find_elements(By.TAG_NAME, "rect")) >= nodes
-    # Each label follows its box (dag.to_svg); the labels sticking out of their boxes.
+    # Each label follows its box (dag.to_svg); the labels sticking out of their boxes, in
+    # every picture (the final DAG's and each pass's before and after, scaled to fit).
+    assert len(driver.find_elements(By.CSS_SELECTOR, "svg.dag")) == 1 + 2 * len(explanation.steps)
     outside = driver.execute_script("""
-        return Array.from(arguments[0].querySelectorAll('text'), text => {
+        return Array.from(document.querySelectorAll('svg.dag text'), text => {
             const box = text.previousElementSibling.getBBox(), label = text.getBBox();
             const inside = label.x >= box.x && label.x + label.width <= box.x + box.width
                 && label.y >= box.y && label.y + label.height <= box.y + box.height;
             return inside ? null : text.textContent;
-        }).filter(label => label !== null);""", svg)
+        }).filter(label => label !== null);""")
     assert outside == []
 
 
@@ -212,6 +221,29 @@ def is_png(path: Path) -> bool:
     return path.stat().st_size > 1000 and path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def shot_path(tmp_path: Path, name: str) -> Path:
+    """Where a screenshot goes: SYMCOMPILE_SCREENSHOT_DIR/name if that is set, else tmp_path."""
+    directory = os.environ.get("SYMCOMPILE_SCREENSHOT_DIR")
+    if not directory:
+        return tmp_path / name
+    Path(directory).mkdir(parents=True, exist_ok=True)
+    return Path(directory) / name
+
+
+def capture_whole(driver: webdriver.Chrome, element: Any, path: Path) -> tuple[int, int]:
+    """A screenshot of the whole element, however far it reaches below the window (Chromium's
+    DevTools protocol); the element's width and height in CSS pixels."""
+    x, y, width, height = driver.execute_script(
+        "arguments[0].scrollIntoView(); const box = arguments[0].getBoundingClientRect();"
+        "return [box.left + scrollX, box.top + scrollY, Math.ceil(box.width),"
+        " Math.ceil(box.height)]", element)
+    shot = driver.execute_cdp_cmd("Page.captureScreenshot", {
+        "format": "png", "captureBeyondViewport": True,
+        "clip": {"x": x, "y": y, "width": width, "height": height, "scale": 1}})
+    path.write_bytes(base64.b64decode(shot["data"]))
+    return width, height
+
+
 def test_playground_shows_return_10_for_typed_code(browser: webdriver.Chrome, playground: str,
                                                   tmp_path: Path) -> None:
     browser.get_log("browser")
@@ -228,9 +260,19 @@ def test_playground_shows_return_10_for_typed_code(browser: webdriver.Chrome, pl
     passes = browser.find_elements(By.CSS_SELECTOR, "#passes section.pass h3")
     assert any(h3.text.startswith("fold_constants") for h3 in passes)
     assert browser.find_element(By.CSS_SELECTOR, "#dag svg.dag").is_displayed()
-    screenshot = tmp_path / "playground.png"
+    assert "return 10" in browser.execute_script(
+        "return document.getElementById('optimized').innerText")
+    sections = browser.find_elements(By.CSS_SELECTOR, "#passes section.pass")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#passes details.dag-step")) == \
+        len(sections) == len(passes)
+    fold = [section for section in sections
+            if section.find_element(By.TAG_NAME, "h3").text.startswith("fold_constants")][-1]
+    added = fold.find_elements(By.CSS_SELECTOR, "figure.after g.node.added text")
+    assert [node.text for node in added] == ["fancy_func_result = 10"]
+    screenshot = shot_path(tmp_path, "playground.png")
     assert browser.save_screenshot(str(screenshot))
-    assert is_png(screenshot)
+    assert is_png(screenshot) and png_size(screenshot) == (WIDTH, browser.execute_script(
+        "return innerHeight"))
     assert [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"] == []
 
 
@@ -258,20 +300,56 @@ def png_size(path: Path) -> tuple[int, int]:
     return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
 
 
-def test_report_and_dag_of_a_300_statement_function_screenshot_within_the_window(
+def test_report_and_dag_of_a_300_statement_function_captured_whole_and_bounded(
         browser: webdriver.Chrome, make_module: Callable[[str], Any], tmp_path: Path) -> None:
     explanation = explain(make_module(chain_source(300)).chain, 1.0, 2.0)
+    assert explanation.final_ir is not None
+    pictures = dag.pictures(explanation.final_ir)
     path = tmp_path / "chain.html"
     explanation.to_html(path)
     browser.get(path.as_uri())
-    page_shot, dag_shot = tmp_path / "report.png", tmp_path / "dag.png"
+    page_shot = shot_path(tmp_path, "report.png")
     assert browser.save_screenshot(str(page_shot))
-    svg = browser.find_element(By.CSS_SELECTOR, "svg.dag")
-    browser.execute_script("arguments[0].scrollIntoView()", svg)
-    assert svg.screenshot(str(dag_shot))
-    for shot in (page_shot, dag_shot):
+    assert is_png(page_shot) and png_size(page_shot)[0] == WIDTH
+    client_width = browser.execute_script("return document.documentElement.clientWidth")
+    assert browser.execute_script("return document.documentElement.scrollWidth") <= client_width
+    overview = browser.find_element(By.CSS_SELECTOR, ".final-dag svg.dag")
+    groups = overview.find_elements(By.CSS_SELECTOR, "g.node.group")
+    assert len(groups) == len(pictures) - 1 >= 2
+    # no sideways scroll inside the picture's box either
+    box = browser.find_element(By.CSS_SELECTOR, ".final-dag .dag-picture")
+    assert browser.execute_script("return arguments[0].scrollWidth <= arguments[0].clientWidth",
+                                  box)
+    shots = {"dag-overview.png": overview}
+    first_group = browser.find_element(By.CSS_SELECTOR, ".final-dag details")
+    first_group.find_element(By.TAG_NAME, "summary").click()
+    shots["dag-group.png"] = first_group.find_element(By.CSS_SELECTOR, "svg.dag")
+    for name, element in shots.items():
+        shot = shot_path(tmp_path, name)
+        width, height = capture_whole(browser, element, shot)
         assert is_png(shot)
-        width, height = png_size(shot)
-        assert 0 < width <= WIDTH and 0 < height <= 4000, (shot.name, width, height)
-    assert svg.size["width"] <= browser.execute_script(
-        "return document.documentElement.clientWidth")
+        assert png_size(shot) == (width, height), name  # the whole picture, not the window's
+        assert 0 < width <= client_width and 0 < height <= 4000, (name, width, height)
+    assert png_size(shot_path(tmp_path, "dag-group.png"))[1] > HEIGHT  # taller than the window
+
+
+def test_a_passs_dag_before_and_after_stand_side_by_side(
+        browser: webdriver.Chrome, make_module: Callable[[str], Any], tmp_path: Path) -> None:
+    module = make_module("def norm_ratio(x, y):\n"
+                         "    return (x * x + y * y) / (1.0 + (x * x + y * y))\n")
+    explanation = explain(module.norm_ratio, 1.5, 2.5)
+    path = tmp_path / "cse.html"
+    explanation.to_html(path)
+    browser.get(path.as_uri())
+    index = [step.name for step in explanation.steps].index("eliminate_common_subexpressions")
+    section = browser.find_element(By.ID, f"step-{index}")
+    before, after = (section.find_element(By.CSS_SELECTOR, f"figure.{side}")
+                     for side in ("before", "after"))
+    assert before.location["y"] == after.location["y"]
+    assert after.location["x"] >= before.location["x"] + before.size["width"]
+    merged = [[node.text for node in figure.find_elements(By.CSS_SELECTOR, "g.node.merged text")]
+              for figure in (before, after)]
+    assert merged[0].count("x * x + y * y") == 2 and merged[1] == ["t = x * x + y * y"]
+    shot = shot_path(tmp_path, "cse-step.png")
+    capture_whole(browser, section, shot)
+    assert is_png(shot)

@@ -137,3 +137,27 @@ def test_verifier_accepts_loops_slices_and_stars_where_python_does():
     call = ir.ExprStmt(ir.Call(A, (ir.Starred(B),), (ir.Keyword(None, A), ir.Keyword("k", B))))
     function = _function(loop, unpack, call)
     assert verify(function) is function
+
+
+def _loop_function() -> ir.Function:
+    source = "def f(xs):\n    s = 0\n    for x in xs:\n        s += x\n    return s\n"
+    return frontend.build_function(frontend.FunctionSource(ast.parse(source).body[0], "<t>",
+                                                           tuple(source.splitlines(True))))
+
+
+def test_node_kinds_say_which_kinds_of_node_a_function_holds():
+    from symcompile.ir.names import node_kinds
+    loop = _loop_function()
+    assert {ir.For, ir.AugAssign, ir.Return, ir.Name} <= node_kinds(loop)
+    assert ir.Call not in node_kinds(loop) and ir.While not in node_kinds(loop)
+    assert node_kinds(loop) is node_kinds(loop)  # worked out once per function object
+
+
+def test_remembered_name_sets_are_handed_out_as_copies():
+    from symcompile.ir.names import all_names, bound_names, local_names
+    loop = _loop_function()
+    for query in (all_names, bound_names, local_names):
+        names = query(loop)
+        assert {"s", "x", "xs"} <= names
+        names.add("taken_by_a_pass")  # passes add the fresh names they take
+        assert "taken_by_a_pass" not in query(loop)

@@ -1,7 +1,8 @@
 """Tracebacks through compiled code, on every interpreter CI runs (this one, and Python 3.13
 from ~/.pyenv when it is installed): each frame shows a source line — the compiled function's
-frame the user's own file, line number and line; the call's way in (`<symcompile forwarding>`,
-on a first call) a line saying what it does, where before it showed its file name alone.
+frame the user's own file, line number and line. A first call (which compiles inside the call)
+shows the same frames as a later one: the user's call, the compiled function naming the user's
+line, and what it called; no frame of symcompile's call path (`callpath.tidied`).
 
 Each interpreter runs `SCRIPT` in a fresh process (a first call, and a call of the installed
 version) and prints the two `traceback.format_exc()` texts as JSON.
@@ -15,9 +16,13 @@ import os
 import re
 import subprocess
 import sys
+import traceback
 from pathlib import Path
+from typing import Any, Callable
 
 import pytest
+
+import symcompile as sc
 
 # subprocesses, servers or a browser: the full suite's tier (`pytest -m "not slow"` skips them)
 pytestmark = pytest.mark.slow
@@ -39,6 +44,16 @@ def f(a, b):
     c = a + b
     d = helper(c - 3)
     return d * 2
+
+
+class Helper:
+    def inverse(self, x):
+        return 1 / x
+
+
+@sc.symbolic
+def g(a, b, helper):
+    return helper.inverse(a + b - 3) * 2
 '''
 
 SCRIPT = '''\
@@ -47,9 +62,9 @@ sys.path.insert(0, sys.argv[1])
 import user_code
 
 texts = []
-for _ in range(2):
+for call in [lambda: user_code.f(1, 2)] * 2 + [lambda: user_code.g(1, 2, user_code.Helper())] * 2:
     try:
-        user_code.f(1, 2)
+        call()
     except ZeroDivisionError:
         texts.append(traceback.format_exc())
 print(json.dumps(texts))
@@ -96,7 +111,7 @@ def test_always_explainable_every_traceback_frame_shows_a_source_line(
 
 def test_always_explainable_the_compiled_frame_names_the_users_line(
         tracebacks: list[str]) -> None:
-    first_call, installed = tracebacks
+    first_call, installed = tracebacks[:2]
     for text in (first_call, installed):
         file, line, name, source = frames(text)[-1]
         assert (Path(file).name, line, name, source) == \
@@ -104,9 +119,33 @@ def test_always_explainable_the_compiled_frame_names_the_users_line(
         assert text.rstrip().endswith("ZeroDivisionError: division by zero")
 
 
-def test_always_explainable_the_forwarding_frame_says_what_it_does(
+def test_always_explainable_a_first_call_shows_no_frame_of_symcompile(
         tracebacks: list[str]) -> None:
-    first_call, _ = tracebacks
-    forwarding = [frame for frame in frames(first_call) if frame[0] == "<symcompile forwarding>"]
-    assert [(line, name) for _, line, name, _ in forwarding] == [(1, "f")]
-    assert "symcompile: the call goes on to the compiled version" in forwarding[0][3]
+    for first_call, installed in (tracebacks[:2], tracebacks[2:]):
+        assert frames(first_call) == frames(installed)
+        assert not [frame for frame in frames(first_call)
+                    if "symcompile" in frame[0] or frame[0].startswith("<")]
+    f_frames, g_frames = frames(tracebacks[0]), frames(tracebacks[2])
+    assert [(Path(file).name, name) for file, _, name, _ in f_frames] == \
+        [("script.py", "<module>"), ("script.py", "<lambda>"), ("user_code.py", "f")]
+    # what the compiled function called (a method it could not inline) keeps its frame
+    assert [(Path(file).name, line, name, source) for file, line, name, source in g_frames[2:]] \
+        == [("user_code.py", 22, "g", "return helper.inverse(a + b - 3) * 2"),
+            ("user_code.py", 17, "inverse", "return 1 / x")]
+
+
+def _broken_pass(function: object) -> object:
+    raise RuntimeError("a broken pass")
+
+
+def test_always_explainable_an_error_of_the_compiler_keeps_its_frames(
+        make_module: Callable[[str], Any]) -> None:
+    """Only the call path's own frames before the user's code are left out: an error inside
+    the compiling shows where in symcompile it happened."""
+    module = make_module("def h(a):\n    return a + 1\n")
+    compiled = sc.symbolic(module.h, passes=[_broken_pass])
+    with pytest.raises(sc.SymbolicError) as caught:
+        compiled(1)
+    files = [Path(frame.filename).name for frame in traceback.extract_tb(caught.value.__traceback__)]
+    assert files[0] == Path(__file__).name
+    assert "cache.py" in files and "callpath.py" in files

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from .. import ir
-from ..ir.names import assigned_names
+from ..ir.names import assigned_names, node_kinds
 from ..ir.rewrite import nested_bodies, unchanged_or_new, walk_statements, with_bodies
 from .effects import Effects
 from .trusted import NOTHING, Relied
@@ -88,8 +88,10 @@ def kept_rechecks(function: ir.Function) -> dict[int, tuple[ir.Expr | None, Reli
     checked with the recheck (`type(xs) is list or type(xs) is tuple` for a local `xs` the
     loop does not rebind, or None if nothing), and the globals that copy running no unseen
     code rests on (which the recheck must cover)."""
-    effects = Effects(function)
     kept: dict[int, tuple[ir.Expr | None, Relied]] = {}
+    if ir.For not in node_kinds(function):
+        return kept
+    effects = Effects(function)
     for stmt in walk_statements(function.body):
         match stmt:
             case ir.For(ir.Name() as target, iterable, (ir.If(test, then, _),), ()) \

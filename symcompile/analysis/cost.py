@@ -58,6 +58,15 @@ ARRAY_ELEMENTS = 10_000
 NEW_ARRAY = 1_600.0
 INTO_ARRAY = 1_200.0
 
+# Python lists of floats converted to float64 arrays for array code and back (vectorize_loops,
+# `passes/vectorize_lists.py`): per element read (its exact type checked, `list(map(type,
+# row)).count(float)`, and copied), per element stored back (`.tolist()`, a slice store), per
+# row of a list of lists, and once per conversion (python -m benchmarks vectorize, list rows)
+LIST_ELEMENT_IN = 30.0
+LIST_ELEMENT_OUT = 20.0
+LIST_ROW = 150.0
+LIST_CONVERSION = 5_000.0
+
 # What the model expects where it cannot know.
 LOOP_TURNS = 10
 # A check cheaper than this share of the call is not weighed (the passes are not run a second
@@ -117,6 +126,16 @@ def check_is_negligible(specialized: ir.Function) -> bool:
     """Whether the entry check costs so little beside the call that it needs no weighing."""
     cost = call_cost(specialized, dict(specialized.argument_types))
     return check_cost(specialized) <= NEGLIGIBLE_CHECK * cost
+
+
+def turn_cost(body: tuple[ir.Stmt, ...], types: dict[int, TypeEnv]) -> float:
+    """What one turn of a `for` loop whose body is `body` costs (`types`: `types_before`)."""
+    return LOOP_TURN + WRITE + _Estimate(types, 0).block(body)
+
+
+def list_element_cost(mode: str) -> float:
+    """Converting one element of a list read (`r`), written (`w`) or both (`rw`)."""
+    return LIST_ELEMENT_IN * ("r" in mode) + LIST_ELEMENT_OUT * ("w" in mode)
 
 
 def _estimate(function: ir.Function, kinds: dict[str, ir.ArgumentType]) -> _Estimate:

@@ -84,8 +84,8 @@ TypeEnv = Mapping[str, Known]
 
 def join(a: Known | None, b: Known | None) -> Known | None:
     """What is certain of a value that is either `a` or `b`."""
-    if a is None or b is None or a.type is not b.type:
-        return None
+    if a is None or b is None or (a.type is not b.type and a.type != b.type):
+        return None  # (two arrays of equal kinds made apart are of one kind)
     return a if a.arguments >= b.arguments else Known(a.type, a.arguments | b.arguments)
 
 
@@ -145,6 +145,21 @@ def _new_array(dtype: np.dtype[np.generic], operands: list[Known]) -> Known:
     contiguous = ndim == 1 or all(kind.contiguous for kind in arrays)
     return Known(ir.ArrayKind(dtype, ndim, shape, contiguous),
                  frozenset().union(*(known.arguments for known in operands)))
+
+
+# NumPy's constructors of a new array of a shape, and of one like another array
+_FILLED_ARRAYS = frozenset({np.zeros, np.empty, np.ones})
+_ARRAYS_LIKE = frozenset({np.zeros_like, np.empty_like, np.ones_like})
+
+
+def _fresh_copy(original: Known | None, keep_layout: bool) -> Known | None:
+    """A new array of the kind of the array `original` (`a.copy()`, C-contiguous; or
+    `np.zeros_like(a)`, laid out as `a` is), or None if that is not a known array."""
+    if original is None or original.array is None:
+        return None
+    kind = original.array
+    contiguous = kind.contiguous or not keep_layout
+    return Known(ir.ArrayKind(kind.dtype, kind.ndim, kind.shape, contiguous), original.arguments)
 
 
 def broadcast(a: tuple[ir.Dim, ...] | None, b: tuple[ir.Dim, ...] | None) -> tuple[ir.Dim, ...] | None:
@@ -323,8 +338,43 @@ class Typer:
                         isinstance(arg, ir.Starred) for arg in args):
                     typed = all_known([self.of(arg) for arg in args])
                     known = ufunc_result(ufunc, typed) if typed is not None else None
+                case ir.Call(ir.Const(function), (shape, *dtype), keywords) \
+                        if function in _FILLED_ARRAYS and len(dtype) + len(keywords) <= 1:
+                    known = self._filled(shape, (*dtype, *(kw.value for kw in keywords
+                                                           if kw.name == "dtype")), keywords)
+                case ir.Call(ir.Const(function), (like,), ()) if function in _ARRAYS_LIKE:
+                    known = _fresh_copy(self.of(like), keep_layout=True)
+                case ir.Call(ir.Attribute(owner, "copy"), (), ()):
+                    known = _fresh_copy(self.of(owner), keep_layout=False)
+                case ir.Subscript(ir.Attribute(owner, "shape"), ir.Const(int() as axis)):
+                    array = self.of(owner)
+                    known = Known(int, array.arguments) if array is not None and array.array \
+                        is not None and -array.array.ndim <= axis < array.array.ndim else None
             found = self._known[id(expr)] = (expr, known)
         return found[1]
+
+    def _filled(self, shape: ir.Expr, dtype: tuple[ir.Expr, ...],
+                keywords: tuple[ir.Keyword, ...]) -> Known | None:
+        """`np.zeros(shape, dtype)` and its kind (`empty`, `ones`): a new C-contiguous array of
+        a number dtype given as a constant (float64 if none), of as many dimensions as `shape`
+        has ints."""
+        spelled = [part.value for part in dtype if isinstance(part, ir.Const)]
+        if any(kw.name != "dtype" for kw in keywords) or len(spelled) != len(dtype):
+            return None
+        try:
+            kind: np.dtype[np.generic] = np.dtype(spelled[0] if spelled else np.float64)  # type: ignore[call-overload]
+        except (TypeError, ValueError):
+            return None
+        if kind.kind not in "biufc" or kind.byteorder == ">":
+            return None
+        extents = shape.elts if isinstance(shape, ir.Build) and shape.kind == "tuple" else (shape,)
+        typed = all_known([self.of(extent) for extent in extents])
+        if not extents or typed is None or any(known.type is not int for known in typed):
+            return None
+        sizes = [extent.value for extent in extents
+                 if isinstance(extent, ir.Const) and type(extent.value) is int]
+        return Known(ir.ArrayKind(kind, len(extents), tuple(sizes) if len(sizes) == len(extents) else None),
+                     frozenset().union(*(known.arguments for known in typed)))
 
     def _comparison(self, ops: tuple[str, ...], operands: tuple[ir.Expr, ...]) -> Known | None:
         if all(op in _ALWAYS_BOOL for op in ops):
@@ -418,6 +468,11 @@ class TypeFlow:
         match stmt:
             case ir.Assign(targets, value) if all(isinstance(t, ir.Name) for t in targets):
                 known = type_of(value, env)
+            case ir.Assign((ir.Build("tuple" | "list", names),), ir.Attribute(owner, "shape")) \
+                    if (array := type_of(owner, env)) is not None and array.array is not None \
+                    and array.array.ndim == len(names) \
+                    and all(isinstance(name, ir.Name) for name in names):
+                known = Known(int, array.arguments)  # `h, w = img.shape`: every extent an int
             case ir.AugAssign(ir.Name(name) as target, op, value):
                 known = type_of(ir.Op(op, (target, value)), env)
                 if known is not None and known.array is not None:

@@ -213,23 +213,49 @@ def load(text: str, scope: Scope, lines: Sequence[int] = ()) -> tuple[types.Func
     return make_function(compile_def(node, scope.filename, scope), scope), filename
 
 
-def forwarding_code(params: ast.arguments, scope: Scope, target: Callable[..., object]) -> types.CodeType:
-    """Code with the parameters `params` whose body is `return target(<same arguments>)`.
+Tidy = Callable[[types.TracebackType | None], types.TracebackType | None]
+
+
+def forwarding_code(params: ast.arguments, scope: Scope, target: Callable[..., object],
+                    tidy: Tidy | None = None) -> types.CodeType:
+    """Code with the parameters `params` whose body is `return target(<same arguments>)`; with
+    `tidy`, an exception leaving it has its traceback replaced by `tidy(traceback)` (whose
+    first frame is this code's), and no frame of this code added again (a bare `raise`).
 
     It has the free variables of `scope` but never reads them, so it can run with any closure
-    at least that long. `target` is reached through the code's constants (set after
-    compiling), so calling it costs no name lookup.
+    at least that long. `target`, `tidy` and `BaseException` are reached through the code's
+    constants (set after compiling), so calling it costs no name lookup and the user's
+    globals cannot shadow them. The `try` costs nothing while nothing is raised.
     """
-    marker = f"symcompile forwarding target {id(target)}"
+    objects: dict[str, object] = {f"symcompile forwarding target {id(target)}": target}
     name = scope.name if scope.name.isidentifier() else "forward"
-    body: list[ast.stmt] = [forwarding_call(params, ast.Constant(marker))]
+    body: list[ast.stmt] = [forwarding_call(params, ast.Constant(next(iter(objects))))]
+    if tidy is not None:
+        objects |= {f"symcompile tidy {id(tidy)}": tidy, "symcompile BaseException": BaseException}
+        body = [_tidying(body, params, *list(objects)[1:])]
     node = with_type_params(ast.FunctionDef(name, copy.deepcopy(params), body, [], None, None,
                                             lineno=1, col_offset=0))
+    ast.fix_missing_locations(node)
     at_user_lines(node, (), 1)  # no columns: the line traceback shows is FORWARDING_LINE
     code = compile_def(node, FORWARDING_FILE, scope)
     _register_forwarding_line()
-    consts = tuple(target if const == marker else const for const in code.co_consts)
+    consts = tuple(objects.get(const, const) if isinstance(const, str) else const
+                   for const in code.co_consts)
     return code.replace(co_consts=consts)
+
+
+def _tidying(body: list[ast.stmt], params: ast.arguments, tidy: str, base: str) -> ast.Try:
+    """`try: <body> except BaseException as e: e.__traceback__ = tidy(e.__traceback__); raise`
+    (`e` a name no parameter has; `tidy` and `BaseException` the constants' markers)."""
+    taken = {arg.arg for arg in (*params.posonlyargs, *params.args, *params.kwonlyargs,
+                                 params.vararg, params.kwarg) if arg is not None}
+    error = next(name for name in (f"symcompile_error{'_' * n}" for n in itertools.count())
+                 if name not in taken)
+    traceback = ast.Attribute(ast.Name(error, ast.Load()), "__traceback__", ast.Load())
+    fix = ast.Assign([ast.Attribute(ast.Name(error, ast.Load()), "__traceback__", ast.Store())],
+                     ast.Call(ast.Constant(tidy), [traceback], []))
+    handler = ast.ExceptHandler(ast.Constant(base), error, [fix, ast.Raise(None, None)])
+    return ast.Try(body, [handler], [], [])
 
 
 def _register_forwarding_line() -> None:

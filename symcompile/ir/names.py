@@ -1,10 +1,11 @@
 """Analyses: plain functions over the IR that the passes ask questions of.
 
-Nothing here rewrites anything and nothing is cached; a pass recomputes what it needs. The
-questions: which names are the function's locals, which of them escape the compiler's view
-(captured by nested code, touched by opaque statements), how often each name is read and
-assigned, which locals are certainly bound at each statement, and which expressions can be
-evaluated without effects or exceptions.
+Nothing here rewrites anything; a pass recomputes what it needs, except the few facts most
+passes ask of every function object (what its opaque code uses, the kinds of node it holds),
+worked out once per object (the IR never changes). The questions: which names are the
+function's locals, which of them escape the compiler's view (captured by nested code, touched
+by opaque statements), how often each name is read and assigned, which locals are certainly
+bound at each statement, and which expressions can be evaluated without effects or exceptions.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import ast
 import weakref
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Callable, Iterator, TypeVar
 
 from .. import ir
 from .rewrite import (
@@ -94,13 +95,7 @@ def opaque_names(node: ast.AST, names: OpaqueNames | None = None, nested: bool =
 
 def opaque_nodes(function: ir.Function) -> Iterator[ast.AST]:
     """The verbatim Python pieces of the function: opaque statements and expressions."""
-    for stmt in walk_statements(function.body):
-        if isinstance(stmt, ir.Opaque):
-            yield stmt.node
-        for expr in statement_expressions(stmt):
-            for node in walk_expr(expr):
-                if isinstance(node, ir.OpaqueExpr):
-                    yield node.node
+    return iter(_contents(function).opaque)
 
 
 # what opaque code of each function uses: asked by most passes of every round, and an IR
@@ -116,6 +111,83 @@ def opaque_usage(function: ir.Function) -> OpaqueNames:
         for node in opaque_nodes(function):
             opaque_names(node, found)
     return found
+
+
+Found = TypeVar("Found")
+
+
+@dataclass(frozen=True)
+class _Contents:
+    """What one walk over a function's body finds (opaque code not entered)."""
+
+    kinds: frozenset[type]  # the classes of its IR nodes, statements and expressions
+    names: frozenset[str]  # the identifiers of its `ir.Name` nodes
+    opaque: tuple[ast.AST, ...]  # its opaque statements' and expressions' Python
+
+
+# what most passes ask of every function object, worked out once per object (the IR never
+# changes): what its body holds, and the names it binds and mentions
+_contents_of: weakref.WeakKeyDictionary[ir.Function, _Contents] = weakref.WeakKeyDictionary()
+_bound_names: weakref.WeakKeyDictionary[ir.Function, frozenset[str]] = weakref.WeakKeyDictionary()
+_all_names: weakref.WeakKeyDictionary[ir.Function, frozenset[str]] = weakref.WeakKeyDictionary()
+
+
+def _once(table: weakref.WeakKeyDictionary[ir.Function, Found], function: ir.Function,
+          find: Callable[[ir.Function], Found]) -> Found:
+    """`find(function)`, remembered in `table` for as long as the function object lives."""
+    found = table.get(function)
+    if found is None:
+        found = table[function] = find(function)
+    return found
+
+
+def _contents(function: ir.Function) -> _Contents:
+    return _once(_contents_of, function, _find_contents)
+
+
+def _find_contents(function: ir.Function) -> _Contents:
+    kinds: set[type] = set()
+    names: set[str] = set()
+    opaque: list[ast.AST] = []
+    for stmt in walk_statements(function.body):
+        kinds.add(type(stmt))
+        if isinstance(stmt, ir.Opaque):
+            opaque.append(stmt.node)
+        for expr in statement_expressions(stmt):
+            for node in walk_expr(expr):
+                kinds.add(type(node))
+                if isinstance(node, ir.Name):
+                    names.add(node.id)
+                elif isinstance(node, ir.OpaqueExpr):
+                    opaque.append(node.node)
+    return _Contents(frozenset(kinds), frozenset(names), tuple(opaque))
+
+
+# what passes ask of single statements again and again (which names one binds, which it
+# reads), by the statement's id, the statement held beside it so the id stays its own; emptied
+# when full, so it holds no more than the statements of a few recent compilations
+_assigned_names: dict[int, tuple[ir.Stmt, frozenset[str]]] = {}
+_statement_reads: dict[int, tuple[ir.Stmt, frozenset[str]]] = {}
+_PER_STATEMENT_ENTRIES = 20_000
+
+
+def _per_statement(table: dict[int, tuple[ir.Stmt, frozenset[str]]], stmt: ir.Stmt,
+                   find: Callable[[ir.Stmt], frozenset[str]]) -> frozenset[str]:
+    """`find(stmt)`, remembered in `table` for the statement object."""
+    entry = table.get(id(stmt))
+    if entry is not None and entry[0] is stmt:
+        return entry[1]
+    if len(table) >= _PER_STATEMENT_ENTRIES:
+        table.clear()
+    found = find(stmt)
+    table[id(stmt)] = (stmt, found)
+    return found
+
+
+def node_kinds(function: ir.Function) -> frozenset[type]:
+    """The classes of the IR nodes in the function's body, statements and expressions (opaque
+    code not entered): `ir.For in node_kinds(f)` says whether `f` has a `for` loop."""
+    return _contents(function).kinds
 
 
 def parameter_names(function: ir.Function) -> list[str]:
@@ -136,39 +208,49 @@ def target_names(target: ir.Expr) -> Iterator[str]:
             yield from target_names(value)
 
 
-def assigned_names(stmt: ir.Stmt) -> set[str]:
+def assigned_names(stmt: ir.Stmt) -> frozenset[str]:
     """Names the statement itself binds (not counting nested bodies)."""
+    return _per_statement(_assigned_names, stmt, _find_assigned_names)
+
+
+def _find_assigned_names(stmt: ir.Stmt) -> frozenset[str]:
     match stmt:
         case ir.Assign(targets):
-            return {name for target in targets for name in target_names(target)}
+            return frozenset(name for target in targets for name in target_names(target))
         case ir.AugAssign(ir.Name(id)):
-            return {id}
+            return frozenset({id})
         case ir.For(target):
-            return set(target_names(target))
+            return frozenset(target_names(target))
         case ir.Opaque(node):
-            return opaque_names(node).stored
+            return frozenset(opaque_names(node).stored)
     names: set[str] = set()
     for expr in statement_expressions(stmt):
         for inner in walk_expr(expr):
             if isinstance(inner, ir.OpaqueExpr):
                 names |= opaque_names(inner.node).stored
-    return names
+    return frozenset(names)
 
 
 def bound_names(function: ir.Function) -> set[str]:
     """The names the function's code binds somewhere (parameters included), not declared
     `global` or `nonlocal`: as Python decides, its local variables."""
+    bound: frozenset[str] = _once(_bound_names, function, _find_bound_names)
+    return set(bound)
+
+
+def _find_bound_names(function: ir.Function) -> frozenset[str]:
     usage = opaque_usage(function)
     bound = set(parameter_names(function)) | usage.stored
     for stmt in walk_statements(function.body):
         bound |= assigned_names(stmt)
-    return bound - usage.declared
+    return frozenset(bound - usage.declared)
 
 
 def local_names(function: ir.Function) -> set[str]:
     """The function's local variables: those its code binds, and those of the original whose
     every binding a pass removed (still locals: reading one raises UnboundLocalError)."""
-    return bound_names(function) | function.locals
+    bound: frozenset[str] = _once(_bound_names, function, _find_bound_names)
+    return set(bound) | function.locals
 
 
 def written_names(function: ir.Function) -> set[str]:
@@ -187,11 +269,7 @@ def introspects(function: ir.Function) -> bool:
     """Whether the function may look at its own local variables by name (then no local may be
     dropped or renamed): calls of `locals`, `vars`, `eval`, `exec`, `dir` anywhere."""
     suspicious = {"locals", "vars", "eval", "exec", "dir"}
-    if opaque_usage(function).all & suspicious:
-        return True
-    return any(isinstance(node, ir.Name) and node.id in suspicious
-               for stmt in walk_statements(function.body)
-               for expr in statement_expressions(stmt) for node in walk_expr(expr))
+    return bool((opaque_usage(function).all | _contents(function).names) & suspicious)
 
 
 def read_counts(function: ir.Function) -> Counter[str]:
@@ -410,11 +488,13 @@ class ValueNumbers:
 
 def all_names(function: ir.Function) -> set[str]:
     """Every identifier the function mentions: parameters, variables, globals, opaque code."""
-    names = set(parameter_names(function)) | opaque_usage(function).all
-    for stmt in walk_statements(function.body):
-        for expr in statement_expressions(stmt):
-            names.update(node.id for node in walk_expr(expr) if isinstance(node, ir.Name))
-    return names
+    names: frozenset[str] = _once(_all_names, function, _find_all_names)
+    return set(names)
+
+
+def _find_all_names(function: ir.Function) -> frozenset[str]:
+    return frozenset(parameter_names(function)) | opaque_usage(function).all \
+        | _contents(function).names
 
 
 def fresh_name(wanted: str, taken: set[str]) -> str:
@@ -459,11 +539,22 @@ WHOLE_CALL_STATEMENTS = (ir.Assign, ir.AugAssign, ir.ExprStmt, ir.Return)
 
 def falls_back(test: ir.Expr, call: ir.Expr) -> bool:
     """Whether `call` calls the name `test` checks (`add is add_2`; in generated code compiled
-    again, `add_2` is a name too)."""
+    again, `add_2` is a name too), or is the subscript of the receiver a method check tests
+    (`m[i, j]` behind `type(m) is Matrix and Matrix.__getitem__ is getitem`)."""
     return isinstance(test, ir.Compare) and test.ops == ("is",) \
         and isinstance(test.operands[0], ir.Name) \
         and isinstance(test.operands[1], (ir.Const, ir.Name)) \
-        and isinstance(call, ir.Call) and call.func == test.operands[0]
+        and isinstance(call, ir.Call) and call.func == test.operands[0] \
+        or _method_fallback(test, call)
+
+
+def _method_fallback(test: ir.Expr, operation: ir.Expr) -> bool:
+    match test, operation:
+        case (ir.BoolOp("and", (ir.Compare(("is",), (ir.Call(ir.Const(exact), (receiver,)), _)),
+                                ir.Compare(("is",), (ir.Attribute(_, "__getitem__"), _)))),
+              ir.Subscript(value)) if exact is type:
+            return value == receiver
+    return False
 
 
 def check_fallback(stmt: ir.If) -> ir.Expr | None:
@@ -529,11 +620,15 @@ def may_leave_block(stmt: ir.Stmt) -> bool:
 # ------------------------------------------------------------------------ liveness
 
 
-def statement_reads(stmt: ir.Stmt) -> set[str]:
+def statement_reads(stmt: ir.Stmt) -> frozenset[str]:
     """The names the statement itself (not its nested bodies) may read; opaque code that
     mentions a name counts as reading it."""
+    return _per_statement(_statement_reads, stmt, _find_statement_reads)
+
+
+def _find_statement_reads(stmt: ir.Stmt) -> frozenset[str]:
     if isinstance(stmt, ir.Opaque):
-        return opaque_names(stmt.node).all
+        return frozenset(opaque_names(stmt.node).all)
     names: set[str] = set()
     for expr in statement_expressions(stmt, targets=False):
         for node in walk_expr(expr):
@@ -545,7 +640,7 @@ def statement_reads(stmt: ir.Stmt) -> set[str]:
         names.update(_names_read_by_target(target))
     if isinstance(stmt, ir.AugAssign) and isinstance(stmt.target, ir.Name):
         names.add(stmt.target.id)
-    return names
+    return frozenset(names)
 
 
 def live_after(function: ir.Function) -> dict[int, frozenset[str]]:

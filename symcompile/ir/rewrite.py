@@ -7,40 +7,50 @@ the pipeline's fixed-point test (an identity check) honest.
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 from .. import ir
 
 ExprMap = Callable[[ir.Expr], ir.Expr]
 
 
+def _dict_parts(expr: ir.DictDisplay) -> tuple[ir.Expr, ...]:
+    parts: list[ir.Expr] = []
+    for key, value in zip(expr.keys, expr.values):
+        if key is not None:
+            parts.append(key)
+        parts.append(value)
+    return tuple(parts)
+
+
+# each expression class's direct subexpressions, in evaluation order (a table, not a `match`:
+# every pass walks every expression, and most nodes are leaves a `match` would try all cases on)
+def _leaf(expr: object) -> tuple[ir.Expr, ...]:
+    return ()
+
+
+_CHILDREN: dict[type, Callable[[Any], tuple[ir.Expr, ...]]] = {
+    ir.Const: _leaf,
+    ir.Name: _leaf,
+    ir.OpaqueExpr: _leaf,
+    ir.Op: lambda expr: expr.args,
+    ir.Compare: lambda expr: expr.operands,
+    ir.BoolOp: lambda expr: expr.values,
+    ir.IfExp: lambda expr: (expr.test, expr.body, expr.orelse),
+    ir.Call: lambda expr: (expr.func, *expr.args, *(kw.value for kw in expr.keywords)),
+    ir.Attribute: lambda expr: (expr.value,),
+    ir.Subscript: lambda expr: (expr.value, expr.index),
+    ir.Slice: lambda expr: tuple(part for part in (expr.lower, expr.upper, expr.step)
+                                 if part is not None),
+    ir.Starred: lambda expr: (expr.value,),
+    ir.Build: lambda expr: expr.elts,
+    ir.DictDisplay: _dict_parts,
+}
+
+
 def expr_children(expr: ir.Expr) -> tuple[ir.Expr, ...]:
     """The direct subexpressions of `expr`, in evaluation order."""
-    match expr:
-        case ir.Op(_, args):
-            return args
-        case ir.Compare(_, operands):
-            return operands
-        case ir.BoolOp(_, values):
-            return values
-        case ir.IfExp(test, body, orelse):
-            return (test, body, orelse)
-        case ir.Call(func, args, keywords):
-            return (func, *args, *(kw.value for kw in keywords))
-        case ir.Attribute(value):
-            return (value,)
-        case ir.Subscript(value, index):
-            return (value, index)
-        case ir.Slice(lower, upper, step):
-            return tuple(part for part in (lower, upper, step) if part is not None)
-        case ir.Starred(value):
-            return (value,)
-        case ir.Build(_, elts):
-            return elts
-        case ir.DictDisplay(keys, values):
-            pairs = [(key, value) if key is not None else (value,) for key, value in zip(keys, values)]
-            return tuple(part for pair in pairs for part in pair)
-    return ()
+    return _CHILDREN.get(type(expr), _leaf)(expr)
 
 
 def walk_expr(expr: ir.Expr) -> Iterator[ir.Expr]:
@@ -48,11 +58,14 @@ def walk_expr(expr: ir.Expr) -> Iterator[ir.Expr]:
 
     Walked with a stack of its own, not by recursion: nested generators would cost each node
     as many steps as it is deep, and Python's recursion limit would cap the depth."""
+    children = _CHILDREN.get
     stack = [expr]
     while stack:
         node = stack.pop()
         yield node
-        stack.extend(reversed(expr_children(node)))
+        parts = children(type(node), _leaf)(node)
+        if parts:
+            stack.extend(reversed(parts))
 
 
 def _same(old: tuple[object, ...], new: tuple[object, ...]) -> bool:
@@ -209,9 +222,9 @@ def map_statement_expressions(stmt: ir.Stmt, fn: ExprMap) -> ir.Stmt:
 
 
 def nested_bodies(stmt: ir.Stmt) -> tuple[tuple[ir.Stmt, ...], ...]:
-    match stmt:
-        case ir.If(_, body, orelse) | ir.While(_, body, orelse) | ir.For(_, _, body, orelse):
-            return (body, orelse)
+    """The bodies of an if or a loop (`body`, `orelse`); none for other statements."""
+    if isinstance(stmt, (ir.If, ir.While, ir.For)):
+        return (stmt.body, stmt.orelse)
     return ()
 
 

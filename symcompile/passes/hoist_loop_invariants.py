@@ -72,6 +72,7 @@ from ..ir.names import (
     assigned_names,
     body_size,
     fresh_name,
+    node_kinds,
     untracked_names,
     written_names,
 )
@@ -409,6 +410,8 @@ def _conjuncts(test: ir.Expr) -> frozenset[ir.Expr]:
 
 def hoist_loop_invariants(function: ir.Function) -> ir.Function:
     """Move quiet operations on values a loop never changes to before the loop."""
+    if not node_kinds(function) & {ir.For, ir.While}:
+        return function
     hoister = _Hoister(function)
     body = hoister.block(function.body)
     return function.with_body(body).assuming(*type_assumptions(function, hoister.relied, "hoist_loop_invariants"))

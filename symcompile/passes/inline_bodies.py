@@ -18,7 +18,14 @@ import types
 from .. import ir
 from ..analysis.finalizers import callee_releases, release
 from ..analysis.value_types import TypeEnv
-from ..ir.names import assigned_names, body_size, fresh_name, local_names, size
+from ..ir.names import (
+    assigned_names,
+    body_size,
+    fresh_name,
+    local_names,
+    reads_in_statement,
+    size,
+)
 from ..ir.rewrite import (
     map_statement_expressions,
     map_statements,
@@ -105,6 +112,7 @@ class Bodies:
         body = rename(_substitute(_without_docstring(callee_ir.body), target.reads), names)
         body = lower_returns(body, result_name, lambda: self.names.fresh(f"{prefix}_returned"))
         body = map_statements(body, lambda stmt: dataclasses.replace(stmt, loc=loc))
+        statements, body = _unpacked_argument(statements, body)
         *rest, last = body
         result: ir.Expr = ir.Name(result_name)
         dying, held = callee_releases(callee.__code__, names, (*statements, *body), env)
@@ -152,6 +160,32 @@ def _parameters(call: ir.Call, target: Target, binding: inspect.BoundArguments,
             default = ir.Const(param.default)
             statements.append(ir.Assign((ir.Name(names[param.name]),), default, loc))
     return statements
+
+
+def _unpacked_argument(statements: list[ir.Stmt], body: tuple[ir.Stmt, ...],
+                       ) -> tuple[list[ir.Stmt], tuple[ir.Stmt, ...]]:
+    """Where the body starts by unpacking a parameter it reads nowhere else, and the argument
+    is a tuple display of names and constants of that length (`m[i, j]` calling
+    `__getitem__(self, index)`, which starts `i, j = index`), the items assigned straight to
+    the unpacked names: `getitem_i = i` and `getitem_j = j`, evaluated in the same order as
+    the display, and no tuple built and taken apart."""
+    match body:
+        case (ir.Assign((ir.Build("tuple", targets),), ir.Name(parameter)), *rest):
+            pass
+        case _:
+            return statements, body
+    for index, stmt in enumerate(statements):
+        match stmt:
+            case ir.Assign((ir.Name(name),), ir.Build("tuple", items)) if name == parameter \
+                    and len(items) == len(targets) \
+                    and all(isinstance(item, (ir.Name, ir.Const)) for item in items) \
+                    and len({getattr(target, "id", None) for target in targets}) == len(targets) \
+                    and all(isinstance(target, ir.Name) for target in targets) \
+                    and not any(reads_in_statement(later, name) or name in assigned_names(later)
+                                for later in walk_statements(tuple(rest))):
+                copies = [ir.Assign((target,), item, stmt.loc) for target, item in zip(targets, items)]
+                return [*statements[:index], *copies, *statements[index + 1:]], tuple(rest)
+    return statements, body
 
 
 def _substitute(body: tuple[ir.Stmt, ...], reads: dict[str, ir.Expr]) -> tuple[ir.Stmt, ...]:

@@ -75,21 +75,29 @@ class Callees:
         # the class whose name Python puts in private names in the generated code, if any
         self.private_class = frontend.private_class_of(namespace.code)
 
-    def target(self, call: ir.Call, loc: ir.Loc, checked: bool) -> Target | None:
+    def target(self, call: ir.Call, loc: ir.Loc, checked: bool, method: bool = False,
+               ) -> Target | None:
         """What `call` reaches if it can be inlined there (`checked`: behind a check at the
         call, where only the callee's name can be checked), else None (with a note saying why,
-        where it reaches a function of the program)."""
-        found = self._target_or_refusal(call, checked)
+        where it reaches a function of the program). With `method`, `call` calls a method
+        of a user class found for an operation (`Matrix.__getitem__(m, (i, j))` for `m[i, j]`,
+        see `analysis.methods`), behind a check of the receiver's type."""
+        found = self._target_or_refusal(call, checked, method)
         if isinstance(found, str):
             refused(call, found, loc)
             return None
         return found
 
-    def _target_or_refusal(self, call: ir.Call, checked: bool) -> Target | str | None:
+    def _target_or_refusal(self, call: ir.Call, checked: bool, of_method: bool,
+                           ) -> Target | str | None:
         """`target`'s answer, or why the function `call` reaches is not inlined."""
         bound_self: tuple[ir.Expr, ...] = ()  # a called object, its method's first argument
         facts: list[ir.Assumption] = []
+        callee: types.FunctionType | None
+        value: object
         match call.func:
+            case ir.Const(types.FunctionType() as function) if of_method:
+                callee = value = function
             case ir.Name(name) if name not in self.caller_locals:
                 found, value = self.namespace.lookup(name)
                 callee = _callee_function(value) if found else None
@@ -269,12 +277,18 @@ def callee_label(call: ir.Call) -> str:
         case ir.Name(name):
             return name
         case ir.Const(types.FunctionType() as function):
-            return function.__name__
+            return _unwrapped(function.__name__)
         case ir.Const(value):
             return type(value).__name__.lower()
         case ir.Attribute(_, attr):
             return attr
     return "callee"
+
+
+def _unwrapped(name: str) -> str:
+    """`getitem` for a method named `__getitem__` (a prefix of the names it makes)."""
+    return name[2:-2] if len(name) > 4 and name.startswith("__") and name.endswith("__") \
+        else name
 
 
 def refused(call: ir.Call, why: str, loc: ir.Loc) -> None:

@@ -69,7 +69,8 @@ from .. import ir
 from ..analysis.clean_statements import rewrite_clean_statements
 from ..analysis.effects import Effects
 from ..analysis.finalizers import owned, release
-from ..analysis.value_types import types_before
+from ..analysis import methods
+from ..analysis.value_types import TypeEnv, types_before
 from ..ir.names import (
     MAX_FUNCTION_SIZE,
     WHOLE_CALL_STATEMENTS,
@@ -80,6 +81,7 @@ from ..ir.names import (
     evaluation_order,
     is_quiet,
     local_names,
+    node_kinds,
     parameter_names,
 )
 from ..ir.rewrite import (
@@ -89,9 +91,10 @@ from ..ir.rewrite import (
     with_bodies,
     with_header,
 )
+from . import notes
 from .inline_bodies import RELEASED_AFTER, Bodies, NewNames
 from .inline_callees import Callees, Target, refused
-from .inline_checks import CallChecks, is_check
+from .inline_checks import CallChecks, MethodSite, is_check
 
 
 class _Inliner:
@@ -108,9 +111,10 @@ class _Inliner:
         self.names = NewNames(all_names(function) | namespace.closure)
         # a number argument's type is not relied on to keep calls clean: checking it on entry
         # costs more than the checks at the calls it saves (an array's kind is checked anyway)
-        self.effects = Effects(dataclasses.replace(function, argument_types={
-            name: kind for name, kind in function.argument_types.items()
-            if isinstance(kind, ir.ArrayKind)}))
+        arrays = {name: kind for name, kind in function.argument_types.items()
+                  if isinstance(kind, ir.ArrayKind)}
+        self.effects = Effects(function if arrays == function.argument_types
+                               else dataclasses.replace(function, argument_types=arrays))
         self.callees = Callees(function, namespace, self.caller_locals)
         self.bodies = Bodies(function, namespace, self.caller_locals, self.names, self.assumed)
         self.checks = CallChecks(function, namespace, self.caller_locals, self.effects,
@@ -126,7 +130,8 @@ class _Inliner:
         # a statement rebuilt this round is not in the map: assume only the parameters bound
         bound = self.bound.get(id(stmt), self.parameters)
         if self.bodies.size > MAX_FUNCTION_SIZE:
-            if (found := self._first_call(stmt, bound, dirty)) is not None:
+            if (found := self._first_call(stmt, bound, dirty,
+                                           self.types.get(id(stmt), {}))) is not None:
                 refused(found[0], f"over the size budget ({MAX_FUNCTION_SIZE} IR nodes in all)",
                         stmt.loc)
             return stmt
@@ -134,8 +139,9 @@ class _Inliner:
         trailing: list[ir.Stmt] = []  # releases of results, after the statement
         env = self.types.get(id(stmt), {})
         earlier: frozenset[str] = frozenset()  # what the code inlined so far ran clean on
-        while (found := self._first_call(stmt, bound, dirty)) is not None:
-            call, target, spills, checked = found
+        while (found := self._first_call(stmt, bound, dirty, env)) is not None:
+            call, target, spills, checked, site = found
+            operation = call if site is None else site.operation  # (the node in the header)
             if not checked:  # a call after inlined code relies on what kept that code clean
                 self.effects.rely(earlier)
             expanded = self.bodies.expand(call, target, stmt, env, checked)
@@ -146,11 +152,12 @@ class _Inliner:
                 # `d = add(...)`, `t += add(...)`, `return add(...)`: each branch ends with
                 # the statement itself (a result name would hold the value past it)
                 whole = isinstance(stmt, WHOLE_CALL_STATEMENTS) and not spills \
-                    and header_expression(stmt) is call
+                    and header_expression(stmt) is operation
                 statements, result = self.checks.checked(call, target, statements, result, bound,
-                                                         not released, stmt, whole, released)
+                                                         not released, stmt, whole, released,
+                                                         site)
                 if statements and whole:
-                    self.checks.said_checked(call, stmt.loc)
+                    self.checks.said_checked(call, stmt.loc, site)
                     return (*hoisted, *statements, *trailing)
                 if statements and not isinstance(stmt, ir.Return):
                     if not isinstance(stmt, RELEASED_AFTER):
@@ -161,7 +168,7 @@ class _Inliner:
                     # assigns it too), where the original's value dies: released after it
                     if isinstance(result, ir.Name):
                         released = [*released, release(result.id, stmt.loc)]
-                self.checks.said_checked(call, stmt.loc)
+                self.checks.said_checked(call, stmt.loc, site)
             trailing += released
             for spilled in spills:  # work done before the call is kept before it, in temporaries
                 temporary = self.names.fresh("t")
@@ -169,7 +176,7 @@ class _Inliner:
                 stmt = _replaced_in_header(stmt, spilled, ir.Name(temporary))
                 if owned(spilled, env) and isinstance(stmt, RELEASED_AFTER):
                     trailing.append(release(temporary, stmt.loc))  # the original's operand
-            stmt = _replaced_in_header(stmt, call, result)
+            stmt = _replaced_in_header(stmt, operation, result)
             hoisted += statements
             # the inlined code may run unseen code before a later call of the statement
             verdict = self.effects.learn(statements)
@@ -180,14 +187,16 @@ class _Inliner:
                 bound |= {result.id}  # every path through the body that gets here assigned it
         return (*hoisted, stmt, *trailing) if hoisted else stmt
 
-    def _first_call(self, stmt: ir.Stmt, bound: frozenset[str], dirty: bool,
-                    ) -> tuple[ir.Call, Target, list[ir.Expr], bool] | None:
+    def _first_call(self, stmt: ir.Stmt, bound: frozenset[str], dirty: bool, env: TypeEnv,
+                    ) -> tuple[ir.Call, Target, list[ir.Expr], bool, MethodSite | None] | None:
         """The first inlinable call in `stmt`'s header that is always evaluated, the work
         Python does before it there (to keep in temporaries: the body will run before the
         statement), and whether code the compiler cannot see may run before the call reads
         its callee (`dirty`: before the statement), so that the callee must be checked there.
         Work before it that cannot be kept aside (reading a global or an attribute: the
-        callee of an enclosing call) rules a call out."""
+        callee of an enclosing call) rules a call out. An operation on an instance of a user
+        class (`m[i, j]`, whose types are in `env`) counts as a call of the method it calls,
+        always behind a check of the receiver's class (a `MethodSite`)."""
         header = header_expression(stmt)
         if header is None or (isinstance(stmt, ir.AugAssign) and
                               not is_quiet(stmt.target, bound)):  # `x += ...` reads x first
@@ -195,7 +204,12 @@ class _Inliner:
         order = list(evaluation_order(header))
         sizes = [sum(1 for _ in walk_expr(node)) for node, _ in order]
         for index, (node, always) in enumerate(order):
-            if not isinstance(node, ir.Call) or id(node) in self.checks.fallbacks:
+            if id(node) in self.checks.fallbacks:
+                continue
+            site = _method_site(node, env, stmt.loc)
+            if site is not None:
+                node = site.call
+            elif not isinstance(node, ir.Call):
                 continue
             before: list[ir.Expr] = []  # the whole subexpressions evaluated before the call
             position = index - sizes[index]
@@ -203,10 +217,11 @@ class _Inliner:
                 before.insert(0, order[position][0])
                 position -= sizes[position]
             loud = [expr for expr in before if not is_quiet(expr, bound)]
-            checked = (dirty or any(self.effects.evaluation(expr) is None for expr in loud)) \
+            checked = site is not None or (
+                dirty or any(self.effects.evaluation(expr) is None for expr in loud)) \
                 and not (isinstance(node.func, ir.Name)
                          and self.effects.unchanging(node.func.id))
-            if (target := self.callees.target(node, stmt.loc, checked)) is None:
+            if (target := self.callees.target(node, stmt.loc, checked, site is not None)) is None:
                 continue
             if checked and any(isinstance(arg, ir.Name) and arg.id in self.caller_locals
                                and arg.id not in bound
@@ -222,8 +237,27 @@ class _Inliner:
             if any(isinstance(expr, (ir.Name, ir.Attribute)) for expr in loud):
                 refused(node, "other work comes before it in its statement", stmt.loc)
                 continue
-            return node, target, list(reversed(loud)), checked
+            return node, target, list(reversed(loud)), checked, site
         return None
+
+
+def _method_site(node: ir.Expr, env: TypeEnv, loc: ir.Loc) -> MethodSite | None:
+    """`m[i, j]` as a site of the method it calls, where the version is compiled for an `m`
+    of exactly a user class whose `__getitem__` is a plain function (else None, with a note
+    saying why, for a class that is not a number type)."""
+    if not (isinstance(node, ir.Subscript) and isinstance(node.value, ir.Name)):
+        return None
+    known = env.get(node.value.id)
+    cls = known.type if known is not None else None
+    if not isinstance(cls, type) or known is None or known.is_number:
+        return None
+    function, why = methods.resolved_method(cls, methods.SUBSCRIPT_METHOD)
+    if function is None:
+        notes.missed("inline", "not inlined {}: {}", node, why, loc=loc)
+        return None
+    check = methods.method_check(node.value, cls, methods.SUBSCRIPT_METHOD, function)
+    call = ir.Call(ir.Const(function), (node.value, node.index), ())
+    return MethodSite(node, node.value, function.__qualname__, check, call)
 
 
 def _replaced_in_header(stmt: ir.Stmt, old: ir.Expr, new: ir.Expr) -> ir.Stmt:
@@ -235,7 +269,7 @@ def _replaced_in_header(stmt: ir.Stmt, old: ir.Expr, new: ir.Expr) -> ir.Stmt:
 def inline_calls(function: ir.Function) -> ir.Function:
     """Replace calls of small, non-recursive functions of the program by their bodies."""
     namespace = function.namespace
-    if namespace is None:
+    if namespace is None or not node_kinds(function) & {ir.Call, ir.Subscript}:
         return function
     inliner = _Inliner(function, namespace)
     result = rewrite_clean_statements(function, inliner.statement, inliner.assumed,

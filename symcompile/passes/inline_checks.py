@@ -13,6 +13,8 @@ made again before anything unseen may run holds. The shapes of these checks are 
 
 from __future__ import annotations
 
+import dataclasses
+
 from .. import ir
 from ..analysis.effects import Effects
 from ..ir.names import assigned_names, check_fallback, falls_back, is_quiet
@@ -28,6 +30,20 @@ from ..ir.rewrite import (
 from . import notes
 from .inline_bodies import NewNames
 from .inline_callees import Target, callee_label
+
+
+@dataclasses.dataclass(frozen=True)
+class MethodSite:
+    """An operation on an instance of a user class inlined as the method it calls: the
+    operation as written (`m[i, j]`), its receiver (`m`), the method's name
+    (`Matrix.__getitem__`), the check that it still calls it (`analysis.methods.method_check`)
+    and the call it makes."""
+
+    operation: ir.Expr
+    receiver: ir.Expr
+    method: str
+    check: ir.Expr
+    call: ir.Call  # the method's call that the operation makes: `getitem(m, (i, j))`
 
 
 def _fallback_calls(function: ir.Function) -> set[int]:
@@ -157,7 +173,8 @@ class CallChecks:
 
     def checked(self, call: ir.Call, target: Target, statements: list[ir.Stmt],
                  result: ir.Expr, bound: frozenset[str], expression: bool, stmt: ir.Stmt,
-                 whole: bool, released: list[ir.Stmt]) -> tuple[list[ir.Stmt], ir.Expr]:
+                 whole: bool, released: list[ir.Stmt], site: MethodSite | None = None,
+                 ) -> tuple[list[ir.Stmt], ir.Expr]:
         """The inlined `statements` and `result` behind a check that the callee's name still
         holds the function inlined, read where the call reads it (before the arguments);
         if not, the call runs as written. With `expression` allowed (no result to release), a
@@ -165,17 +182,21 @@ class CallChecks:
         add(...)`; anything else an `if` statement. With `whole` (the call is all of `stmt`'s
         header), each branch ends with `stmt` itself (the inlined one then with the callee's
         locals `released`), and the `if` replaces it; otherwise the branches assign a result
-        name of their own, which outlives the statement."""
+        name of their own, which outlives the statement. For a method's `site`, the check is
+        the site's, and the operation as written (`m[i, j]`) runs where it fails."""
         loc = stmt.loc
-        check = ir.Compare(("is",), (call.func, ir.Const(target.value)))
-        self.fallbacks.add(id(call))
+        check: ir.Expr = ir.Compare(("is",), (call.func, ir.Const(target.value)))
+        fallback: ir.Expr = call
+        if site is not None:
+            check, fallback = site.check, site.operation
+        self.fallbacks.add(id(fallback))
         arguments = _quiet_arguments(statements, bound)
         if expression and arguments is not None and not any(
                 isinstance(node, ir.Call) and isinstance(node.func, ir.Name)
                 for node in walk_expr(result)):
             inlined = map_expr(result, lambda node: arguments.get(node.id, node)
                                if isinstance(node, ir.Name) else node)
-            return [], ir.IfExp(check, inlined, call)
+            return [], ir.IfExp(check, inlined, fallback)
         if whole:
             branch = (*statements, with_header(stmt, result), *released)
             return [ir.If(check, branch, (stmt,), loc)], result
@@ -185,10 +206,15 @@ class CallChecks:
             and result.id in self.names.made else self.names.fresh(f"{callee_label(call)}_result")
         if result != ir.Name(result_name):
             statements = [*statements, ir.Assign((ir.Name(result_name),), result, loc)]
-        fallback = ir.Assign((ir.Name(result_name),), call, loc)
-        return [ir.If(check, tuple(statements), (fallback,), loc)], ir.Name(result_name)
+        written = ir.Assign((ir.Name(result_name),), fallback, loc)
+        return [ir.If(check, tuple(statements), (written,), loc)], ir.Name(result_name)
 
-    def said_checked(self, call: ir.Call, loc: ir.Loc) -> None:
+    def said_checked(self, call: ir.Call, loc: ir.Loc, site: MethodSite | None = None) -> None:
+        if site is not None:
+            notes.changed("inline", "inline {} behind a check of type({}) at {} (unseen code "
+                          "may change the class)",
+                          site.method, site.receiver, site.operation, loc=loc)
+            return
         label = callee_label(call)
         notes.changed("inline", "inline {} behind a check of {} at the call (code the compiler "
                       "cannot see may run before it)", label, label, loc=loc)

@@ -36,7 +36,7 @@ import ast
 import builtins
 
 from .. import ir
-from ..ir.names import all_names, fresh_name, written_names
+from ..ir.names import all_names, fresh_name, node_kinds, written_names
 from ..ir.rewrite import (
     map_statement_expressions,
     map_statements,
@@ -144,6 +144,8 @@ class _Inliner:
 def inline_map_filter(function: ir.Function) -> ir.Function:
     """Write `list(map(lambda, filter(lambda, xs)))` (or one of the two) as a comprehension,
     behind tests of the builtins and the list, the call as written kept for the rest."""
+    if ir.Call not in node_kinds(function):
+        return function
     inliner = _Inliner(function)
 
     def statement(stmt: ir.Stmt) -> ir.Stmt:

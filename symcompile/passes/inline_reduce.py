@@ -49,7 +49,7 @@ import functools
 
 from .. import ir
 from ..frontend.build import build_expr
-from ..ir.names import all_names, fresh_name, written_names
+from ..ir.names import all_names, fresh_name, node_kinds, written_names
 from ..ir.rewrite import nested_bodies, unchanged_or_new, with_bodies
 from . import notes
 
@@ -148,5 +148,7 @@ class _Inliner:
 def inline_reduce(function: ir.Function) -> ir.Function:
     """Write `return functools.reduce(lambda a, b: E, xs[, init])` out as a loop, behind tests
     of what the loop relies on, the statement as written kept for the rest."""
+    if ir.Call not in node_kinds(function):
+        return function
     body = _Inliner(function).block(function.body)
     return function if body is function.body else function.with_body(body)

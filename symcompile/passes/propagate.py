@@ -60,7 +60,7 @@ def _assigned_anywhere(stmt: ir.Stmt) -> set[str]:
     return names
 
 
-def _forget(env: Env, names: set[str]) -> Env:
+def _forget(env: Env, names: set[str] | frozenset[str]) -> Env:
     """`env` without `names`, nor any copy of them."""
     return {name: value for name, value in env.items()
             if name not in names and not (isinstance(value, ir.Name) and value.id in names)}

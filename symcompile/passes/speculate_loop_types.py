@@ -61,7 +61,7 @@ from ..analysis.clean_statements import rewrite_clean_statements
 from ..analysis.effects import Effects
 from ..analysis.trusted import plain_value
 from ..analysis.value_types import Known, TypeFlow, types_before
-from ..ir.names import body_size, local_names, untracked_names
+from ..ir.names import body_size, local_names, node_kinds, untracked_names
 from ..ir.rewrite import (
     copy_statements,
     map_statements,
@@ -204,4 +204,6 @@ class _Speculator:
 
 def speculate_loop_types(function: ir.Function) -> ir.Function:
     """Split the bodies of loops whose elements, if floats, would make them simpler."""
+    if ir.For not in node_kinds(function):
+        return function
     return function.with_body(_Speculator(function).block(function.body))

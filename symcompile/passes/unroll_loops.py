@@ -40,6 +40,7 @@ from ..ir.names import (
     body_size,
     fallback_size,
     may_leave_block,
+    node_kinds,
     size,
     written_names,
 )
@@ -178,7 +179,7 @@ class _Unroller:
 
 def unroll_loops(function: ir.Function) -> ir.Function:
     """Unroll loops of at most 8 turns over constants."""
-    if size(function) > MAX_FUNCTION_SIZE:
+    if ir.For not in node_kinds(function) or size(function) > MAX_FUNCTION_SIZE:
         return function
     unroller = _Unroller(function)
     return rewrite_clean_statements(function, unroller.statement, unroller.assumed)

@@ -178,7 +178,9 @@ class Builder:
             case ir.Compare(ops, operands):
                 return ir.Compare(ops, tuple(self._vector(x) for x in operands))
             case ir.Call(func, args, ()):
-                return ir.Call(func, tuple(self._vector(arg) for arg in args))
+                array_func = self.nest.array_calls.get(id(expr))
+                return ir.Call(func if array_func is None else ir.Const(array_func),
+                               tuple(self._vector(arg) for arg in args))
         return expr
 
     def _view(self, access: Access, target: bool = False) -> ir.Expr:
@@ -228,6 +230,10 @@ class Builder:
     # the guard -----------------------------------------------------------
 
     def _guard(self) -> ir.Expr:
+        return all_of(self._entry_checks() + self._bound_checks() + self._apart())
+
+    def _entry_checks(self) -> list[ir.Expr]:
+        """The builtins, the ints, and whether the array code pays: all before any array."""
         checks: list[ir.Expr] = []
         for name, value in self.nest.builtins_read.items():
             checks.append(ir.Compare(("is",), (ir.Name(name), ir.Const(value))))
@@ -240,6 +246,11 @@ class Builder:
         for level in self.nest.levels if not pays or len(self.nest.levels) > 1 else ():
             low, high = (level.start, level.stop) if level.step > 0 else (level.stop, level.start)
             checks += _less(low, high)  # (the count of one loop checked above implies it)
+        return checks
+
+    def _bound_checks(self) -> list[ir.Expr]:
+        """Every element read and written inside its array."""
+        checks: list[ir.Expr] = []
         lowest: dict[object, Affine] = {}  # `0 <= x`: of the forms differing by a constant, the least
         highest: dict[object, tuple[Affine, Affine]] = {}  # `x < extent`: the greatest
         for access in self._accesses():
@@ -257,12 +268,7 @@ class Builder:
             checks += _less(Affine(-1, ()), value)
         for value, extent in highest.values():
             checks += _less(value, extent)
-        checks += self._apart()
-        unique: list[ir.Expr] = []
-        for check in checks:
-            if check not in unique:
-                unique.append(check)
-        return unique[0] if len(unique) == 1 else ir.BoolOp("and", tuple(unique)) if unique else ir.Const(True)
+        return checks
 
     def _pays(self) -> list[ir.Expr]:
         """`32 <= len(a)`: enough iterations for the array code to beat the loop (checking
@@ -330,6 +336,15 @@ class Builder:
                     share = ir.Call(ir.Const(np.may_share_memory), (ir.Name(target), ir.Name(other)))
                     checks.append(ir.Op("not", (share,)))
         return checks
+
+
+def all_of(checks: list[ir.Expr]) -> ir.Expr:
+    """`a and b and c` of the checks, each once (`True` for none)."""
+    unique: list[ir.Expr] = []
+    for check in checks:
+        if check not in unique:
+            unique.append(check)
+    return unique[0] if len(unique) == 1 else ir.BoolOp("and", tuple(unique)) if unique else ir.Const(True)
 
 
 def _less(low: Affine, high: Affine) -> list[ir.Expr]:

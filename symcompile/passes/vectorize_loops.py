@@ -63,10 +63,13 @@ Example::
 from __future__ import annotations
 
 import builtins
+import math
 
 import numpy as np
 
 from .. import ir
+from ..analysis import cost
+from ..analysis.arrays import may_reshape_arrays
 from ..analysis.subscripts import (
     NEVER,
     Access,
@@ -89,7 +92,8 @@ from ..ir.names import (
 from ..ir.rewrite import nested_bodies, unchanged_or_new, walk_statements, with_bodies
 from . import notes
 from .vectorize_build import Builder
-from .vectorize_nest import EndReduce, Level, Nest, Reduce, Refused, Temp, Write, spell_access
+from .vectorize_lists import ListBuilder
+from .vectorize_nest import EndReduce, Level, Nest, Reduce, Refused, Temp, Write, list_modes, spell_access
 
 RULE = "vectorize"
 _FLOAT_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
@@ -117,6 +121,7 @@ class _Vectorizer:
         self.untracked = untracked_names(function)
         self.taken = all_names(function)
         self.relied: set[str] = set()
+        self.arrays = any(isinstance(kind, ir.ArrayKind) for kind in function.argument_types.values())
 
     # ------------------------------------------------------------------ the nest
 
@@ -132,8 +137,8 @@ class _Vectorizer:
                 return True
         return False
 
-    def _nest(self, loop: ir.For, env: TypeEnv) -> Nest:
-        nest = Nest(loop, [], ())
+    def _nest(self, nest: Nest, env: TypeEnv) -> None:
+        loop = nest.loop
         nest.assigned = {name for inner in walk_statements((loop,)) for name in assigned_names(inner)}
         stmt: ir.Stmt = loop
         while isinstance(stmt, ir.For):
@@ -144,7 +149,6 @@ class _Vectorizer:
             if len(stmt.body) != 1:
                 break
             stmt = stmt.body[0]
-        return nest
 
     def _level(self, stmt: ir.For, env: TypeEnv, nest: Nest) -> Level:
         var = _loop_var(stmt)
@@ -182,6 +186,9 @@ class _Vectorizer:
                     nest.relied |= known.arguments
                 return ("name", name)
             case ir.Call(func, (ir.Name(array),), ()) if self._builtin(func, builtins.len, nest):
+                if self._list_candidate(array, env, nest):
+                    nest.sized_lists.add(array)  # checked to be a list before `len` is taken
+                    return ("expr", expr)
                 return self._extent(array, 0, env, nest, expr)
             case ir.Subscript(ir.Attribute(ir.Name(array), "shape"), ir.Const(int() as axis)):
                 return self._extent(array, axis, env, nest, expr)
@@ -275,7 +282,9 @@ class _Vectorizer:
         if access is None:
             raise Refused("writes {}, not an element of a known array", target)
         kind = self._element(value, env, nest, temps)
-        self._storable(kind, nest.arrays[access.array], target)
+        self._storable(kind, nest.arrays[access.array], target, value)
+        if access.array in nest.lists and kind.array is None and kind.type is not float:
+            raise Refused("stores {} into a list: not a float, and the list would keep it", value)
         # a plain number's cast into a float32 array may overflow (recorded: vectorize_build)
         nest.may_raise_fp |= kind.array is None and nest.arrays[access.array].dtype != np.float64
         order = [loop_term(form, nest.positions()) for form in access.index]
@@ -311,10 +320,13 @@ class _Vectorizer:
                 raise Refused("stores a value of another type into {} while accumulating",
                               spell_access(write.access))
 
-    def _storable(self, kind: Known, array: ir.ArrayKind, target: ir.Expr) -> None:
+    def _storable(self, kind: Known, array: ir.ArrayKind, target: ir.Expr, value: ir.Expr) -> None:
         dtype = kind.array.dtype if kind.array is not None else None
         if dtype == array.dtype or kind.type is float and array.dtype in _FLOAT_DTYPES:
             return
+        if isinstance(value, ir.Const) and type(value.value) is int and array.dtype.kind in "iu" \
+                and np.iinfo(array.dtype.name).min <= value.value <= np.iinfo(array.dtype.name).max:
+            return  # an int constant an integer array holds exactly (`mask[i, j] = 1`)
         raise Refused("stores a value of another type into {}", target)
 
     def _access(self, expr: ir.Expr, env: TypeEnv, nest: Nest) -> Access | None:
@@ -326,10 +338,22 @@ class _Vectorizer:
             expr = expr.value
         if not isinstance(expr, ir.Name) or expr.id in self.untracked or expr.id in nest.assigned:
             return None
+        if self._list_candidate(expr.id, env, nest):
+            return self._list_access(original, expr.id, parts, env, nest)
         known = env.get(expr.id)
         if known is None or known.array is None or len(parts) != known.array.ndim \
                 or expr.id not in self.bound.get(id(nest.loop), frozenset()):
             return None
+        forms = self._forms(original, parts, env, nest)
+        if forms is None:
+            return None
+        nest.arrays[expr.id] = known.array
+        nest.relied |= known.arguments
+        return Access(expr.id, forms)
+
+    def _forms(self, original: ir.Expr, parts: list[ir.Expr], env: TypeEnv,
+               nest: Nest) -> tuple[Affine, ...] | None:
+        """The affine forms of an access's indices, None where one moves with two loops."""
         forms = tuple(self._int_form(part, env, nest) for part in parts)
         moving = [[k[1] for k, _ in form.terms if k[0] == "name" and k[1] in nest.positions()] for form in forms]
         if any(len(names) > 1 for names in moving):
@@ -337,9 +361,32 @@ class _Vectorizer:
         axes = [names[0] for names in moving if names]
         if len(set(axes)) != len(axes):
             raise Refused("{} indexes two axes with one loop variable (a diagonal)", original)
-        nest.arrays[expr.id] = known.array
-        nest.relied |= known.arguments
-        return Access(expr.id, forms)
+        return forms
+
+    def _list_candidate(self, name: str, env: TypeEnv, nest: Nest) -> bool:
+        """Whether `name` may hold a Python list (of floats, or of lists of floats): bound
+        before the loop, not assigned in it, of no type the version knows but `list` (each
+        checked on entry: `lists_as_arrays`)."""
+        known = env.get(name)
+        return (known is None or known.type is list) and name not in self.untracked \
+            and name not in nest.assigned and name in self.bound.get(id(nest.loop), frozenset())
+
+    def _list_access(self, original: ir.Expr, name: str, parts: list[ir.Expr], env: TypeEnv,
+                     nest: Nest) -> Access:
+        """`c[i][j]` of a list of lists of floats, `a[i]` of a list of floats: an access to
+        the float64 array it is converted to (`c[i, j]` would raise TypeError on a list)."""
+        chained: ir.Expr = original
+        while isinstance(chained, ir.Subscript):
+            if isinstance(chained.index, (ir.Build, ir.Slice)):
+                raise Refused("{} indexes a list with a tuple or a slice", original)
+            chained = chained.value
+        if not 1 <= len(parts) <= 2 or nest.lists.setdefault(name, len(parts)) != len(parts):
+            raise Refused("{}: a list indexed with 1 and with 2 subscripts", name)
+        forms = self._forms(original, parts, env, nest)
+        if forms is None:
+            raise Refused("{}: an index moves with two loops", original)
+        nest.arrays[name] = ir.ArrayKind(np.dtype(np.float64), len(parts), None)
+        return Access(name, forms)
 
     def _element(self, expr: ir.Expr, env: TypeEnv, nest: Nest, temps: dict[str, Known]) -> Known:
         """The type of an element-level expression, refusing what NumPy computes differently."""
@@ -377,12 +424,21 @@ class _Vectorizer:
                 # a number compared with float32 (float16) elements is cast to them: 2 ** 200 overflows
                 nest.may_raise_fp |= any(k.array is None for k in kinds) and any(d != np.float64 for d in floats)
                 if floats:
-                    self._ints_in_range(operands, kinds, floats[0], nest)
+                    self._ints_in_range(operands, kinds, floats[0], nest, compared=True)
                 return self._typed(ir.Compare((op,), _placeholders(kinds)), kinds, expr)
             case ir.Call(func, (operand,), ()) if self._builtin(func, builtins.abs, nest):
                 kind = self._element(operand, env, nest, temps)
                 if kind.array is None or kind.array.dtype not in _FLOAT_DTYPES:
                     raise Refused("abs of something other than a float array element: {}", expr)
+                return kind
+            case ir.Call(func, (operand,), ()) if self._builtin(func, math.sqrt, nest):
+                # correctly rounded in both (IEEE 754); a negative element makes the scalar
+                # raise ValueError and the array record "invalid", so the loop runs then
+                kind = self._element(operand, env, nest, temps)
+                if kind.array is None or kind.array.dtype != np.float64:
+                    raise Refused("sqrt of something other than a float64 array element: {}", expr)
+                nest.array_calls[id(expr)] = np.sqrt
+                nest.may_raise_fp = True
                 return kind
         raise Refused("computes {}, which NumPy's array loops may round differently", expr)
 
@@ -396,6 +452,9 @@ class _Vectorizer:
             raise Refused("{} on plain numbers may raise", expr)
         dtype = result.array.dtype
         self._ints_in_range(expr.args if isinstance(expr, ir.Op) else (), kinds, dtype, nest)
+        divisor = expr.args[-1] if isinstance(expr, ir.Op) else None
+        if op == "truediv" and nest.lists and not (isinstance(divisor, ir.Const) and divisor.value):
+            raise Refused("divides list elements: a float raises ZeroDivisionError, an array gives inf")
         if op in _ARITHMETIC or op == "neg":
             if dtype not in _FLOAT_DTYPES:
                 raise Refused("{}: integer arithmetic warns on overflow as scalars, not as arrays", expr)
@@ -405,13 +464,17 @@ class _Vectorizer:
         return result
 
     def _ints_in_range(self, operands: tuple[ir.Expr, ...], kinds: list[Known], dtype: np.dtype,
-                       nest: Nest) -> None:  # (ints compare with floats exactly)
+                       nest: Nest, compared: bool = False) -> None:
         """A plain int meeting array elements of `dtype` is converted to it, and raises
         OverflowError out of its range (`a[i] * 10 ** 400`): where the loop would raise only
         at some element (after writes, or never under an `if`), the array code must not
-        raise first. A constant must lie in the range, a name is checked on entry."""
+        raise first. A constant must lie in the range, a name is checked on entry. A Python
+        float compares with an int exactly, an array converts the int first: beside list
+        elements, a compared int lies within ±2**53, where the conversion is exact."""
         low, high = (-1e308, 1e308) if dtype.kind == "f" else \
             (int(np.iinfo(dtype).min), int(np.iinfo(dtype).max)) if dtype.kind in "iu" else (0, 1)
+        if compared and nest.lists:
+            low, high = -2 ** 53, 2 ** 53
         for operand, kind in zip(operands, kinds):
             if kind.array is not None or kind.type is not int:
                 continue
@@ -491,18 +554,47 @@ class _Vectorizer:
         env = self.env_before.get(id(stmt))
         if env is None:
             return None
+        nest = Nest(stmt, [], ())
         try:
-            nest = self._nest(stmt, env)
+            self._nest(nest, env)
             self._body(nest, env)
             self._dependences(nest)
             self._dead_after(nest)
-            code = Builder(nest, self.taken).build()
+            self._lists(nest)
+            code = (ListBuilder if nest.lists else Builder)(nest, self.taken).build()
         except Refused as refusal:
-            notes.missed(RULE, "not vectorized: " + refusal.template, *refusal.subjects, loc=stmt.loc)
+            if self.arrays or nest.lists or nest.sized_lists:  # (elsewhere, no array is in sight)
+                notes.missed(RULE, "not vectorized: " + refusal.template, *refusal.subjects, loc=stmt.loc)
             return None
         self.relied |= nest.relied
         notes.changed(RULE, "vectorize loop {}: {}", _loop_var(stmt), _rule_name(nest), loc=stmt.loc)
         return code
+
+    def _lists(self, nest: Nest) -> None:
+        """Lists converted to arrays: never beside NumPy arrays (a float64 element computes as
+        a NumPy scalar, a list's as a float: they warn differently), and only where the loop's
+        work may outweigh the conversion. A list an access of which moves with every loop
+        costs its conversion on every turn (`out[i] = a[i] * 2.0 + b[i]`: ~50 ns a turn
+        against ~60 ns converting): such a loop is left alone; the others weigh it on entry."""
+        if not nest.lists and not nest.sized_lists:
+            return
+        if set(nest.arrays) != set(nest.lists):
+            raise Refused("mixes Python lists and NumPy arrays")
+        innermost = [stmt for stmt in walk_statements((nest.loop,)) if isinstance(stmt, ir.For)][-1]
+        nest.turn_cost = cost.turn_cost(innermost.body, self.env_before)
+        modes = list_modes(nest)
+        every = set(nest.positions())
+        per_turn = 0.0
+        for name, mode in modes.items():
+            accesses = [read for read, _ in nest.reads] + [write.access for write in nest.writes()]
+            if any(access.array == name and {term[0] for form in access.index
+                                             if (term := loop_term(form, nest.positions()))} == every
+                   for access in accesses):
+                per_turn += cost.list_element_cost(mode)
+        if per_turn >= nest.turn_cost:
+            raise Refused("converting lists {} costs {} a turn, the loop {}: would not pay",
+                          ", ".join(sorted(nest.lists)),
+                          cost.spelled(per_turn), cost.spelled(nest.turn_cost))
 
     def _dead_after(self, nest: Nest) -> None:
         live = self.live.get(id(nest.loop), frozenset())
@@ -520,7 +612,12 @@ def in_iteration_order(moves: Distance, nest: Nest) -> Distance:
 
 def _rule_name(nest: Nest) -> str:
     """`element map`, `element map over 2 loops`, `reduction in order over k (loops i, j as
-    arrays)`."""
+    arrays)`, each followed by `, on lists converted on entry (c, A, B)` for lists."""
+    name = _nest_kind(nest)
+    return f"{name}, on lists converted on entry ({', '.join(nest.lists)})" if nest.lists else name
+
+
+def _nest_kind(nest: Nest) -> str:
     vector = nest.vector_levels()
     if not nest.reduced:
         return "element map" if len(vector) == 1 else f"element map over {len(vector)} loops"
@@ -569,7 +666,10 @@ def _writes_elements(loop: ir.For) -> bool:
 
 def vectorize_loops(function: ir.Function) -> ir.Function:
     """Rewrite the loops over indices that compute elements independently as array code."""
-    if not any(isinstance(kind, ir.ArrayKind) for kind in function.argument_types.values()):
+    if not any(isinstance(kind, ir.ArrayKind) for kind in function.argument_types.values()) and not any(
+            isinstance(stmt, ir.For) and _writes_elements(stmt) for stmt in walk_statements(function.body)):
+        return function
+    if may_reshape_arrays(function):  # `a.shape = ...`, `a.dtype = ...`: the kinds may not hold
         return function
     vectorizer = _Vectorizer(function)
     body = vectorizer.block(function.body)

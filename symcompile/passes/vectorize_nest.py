@@ -94,6 +94,9 @@ class Nest:
     # plain ints meeting array elements: the range each must lie in (checked on entry)
     int_ranges: dict[str, tuple[float, float]] = field(default_factory=dict)
     builtins_read: dict[str, object] = field(default_factory=dict)
+    # calls of `math` functions computed on arrays by the NumPy function giving the same bits
+    # (`math.sqrt` → `np.sqrt`), by the call's identity
+    array_calls: dict[int, object] = field(default_factory=dict)
     relied: set[str] = field(default_factory=set)
     may_raise_fp: bool = False
     temps: dict[str, Known] = field(default_factory=dict)  # the scalar locals of the body
@@ -101,6 +104,11 @@ class Nest:
     assigned: set[str] = field(default_factory=set)  # every name the nest assigns
     reduced: set[str] = field(default_factory=set)  # the variables of loops that stay loops
     kept: list[Level] = field(default_factory=list)  # those run around the whole body
+    # Python lists indexed as arrays (`c[i][j]`): each one's dimensions, and the names whose
+    # `len` a bound reads (each checked to be a list before it is taken)
+    lists: dict[str, int] = field(default_factory=dict)
+    sized_lists: set[str] = field(default_factory=set)
+    turn_cost: float = 0.0  # ns a turn of the innermost loop costs (cost model): for lists
 
     def positions(self) -> dict[str, int]:
         return {level.var: position for position, level in enumerate(self.levels)}
@@ -113,6 +121,20 @@ class Nest:
 
     def writes(self) -> list[Write]:
         return [step for step in self.steps if isinstance(step, Write)]
+
+
+def list_modes(nest: Nest) -> dict[str, str]:
+    """Each list's part in the nest: `r` read (every element checked to be a float and
+    converted), `w` written (only its shape checked; the written elements stored back), `rw`
+    both. A conditional write, or one into an accumulated element, reads too: what it leaves
+    is stored back as it was."""
+    modes: dict[str, str] = {}
+    for name in nest.lists:
+        writes = [write for write in nest.writes() if write.access.array == name]
+        read = any(access.array == name for access, _ in nest.reads) or any(
+            write.mask is not None for write in writes) or bool(writes and nest.kept)
+        modes[name] = ("r" if read else "") + ("w" if writes else "")
+    return modes
 
 
 def spell_access(access: Access) -> str:

@@ -22,7 +22,6 @@ import contextlib
 import dataclasses
 import functools
 import inspect
-import pickle
 import threading
 import types
 import weakref
@@ -129,7 +128,8 @@ class SymbolicFunction:
         (the original's scope padded with empty cells)."""
         scope = self.cache.scope
         padded = dataclasses.replace(scope, padding=free_count - len(scope.closure))
-        return loader.forwarding_code(self.cache.source.function.node.args, padded, target)
+        tidy = functools.partial(callpath.tidied, filename=self.original.__code__.co_filename)
+        return loader.forwarding_code(self.cache.source.function.node.args, padded, target, tidy)
 
     def _stub(self, free_count: int) -> types.CodeType:
         """The compiling stub, for a public function whose closure has `free_count` cells."""
@@ -173,12 +173,7 @@ class SymbolicFunction:
             self.install()
 
     def __reduce__(self) -> str:
-        name = f"{self.original.__module__}.{self.original.__qualname__}"
-        raise pickle.PicklingError(
-            f"cannot pickle the compiled state of {name}: a @symbolic function is pickled by "
-            f"reference to its module and qualified name, so it must be found there (decorate "
-            f"it where it is defined, at the top level of a module); its compiled code is never "
-            f"pickled")
+        raise callpath.refused_pickling(self.original)
 
     def general_version(self) -> Version:
         """The version for any arguments (compiled if needed); `f.source` shows it until a

@@ -30,7 +30,7 @@ from typing import Any, Generic, Hashable, Iterator, Protocol, Sequence, TypeVar
 import numpy as np
 
 from .. import ir
-from ..analysis import objects, value_types
+from ..analysis import methods, objects, value_types
 from ..backend import loader
 from ..errors import SymbolicError
 from ..frontend import build as frontend
@@ -282,6 +282,7 @@ class FunctionCache:
         version = self.selected_version(*self.key_for(args, kwargs), wait=False)
         return self.run(version, args, kwargs)
 
+    @callpath.on_call_path
     def run(self, version: Version, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """Call `version`. It checks its static values on entry by identity, but the cache
         finds it by type and bits: an equal value held by another object is passed on as the
@@ -314,6 +315,8 @@ class FunctionCache:
                 continue
             if type(value) in SPECIALIZED_TYPES:
                 kinds[name] = type(value)
+            elif (cls := methods.receiver_class(value)) is not None:
+                kinds[name] = cls  # (whose methods inline_calls may inline behind checks)
             elif (kind := value_types.array_kind(value)) is not None:
                 owner = shape_owners.setdefault(value.shape, name)
                 symbols = tuple(f"{owner}[{axis}]" for axis in range(kind.ndim))

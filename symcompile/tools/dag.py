@@ -26,12 +26,18 @@ from .. import ir
 from ..backend.codegen import expression_text
 from ..ir.names import stored_targets
 from ..ir.ops import OPS
-from ..ir.rewrite import expr_children, nested_bodies, statement_expressions, walk_statements
+from ..ir.rewrite import (
+    expr_children,
+    nested_bodies,
+    replace_first,
+    statement_expressions,
+    walk_statements,
+)
 from . import layered
 from .layered import Graph, Kind
 from .layered import short as _short
 
-__all__ = ["Graph", "build_graph", "pictures", "statement_text", "to_dot", "to_svg"]
+__all__ = ["Graph", "build_graph", "dot_body", "dot_string", "pictures", "statement_text", "to_dot", "to_svg"]
 
 MAX_NODES = 80  # more, and the function is drawn as statement groups
 MAX_GROUPS = 20
@@ -40,6 +46,19 @@ DOT_TIMEOUT = 20  # seconds Graphviz may take before symcompile draws the pictur
 
 def _text(expr: ir.Expr | None) -> str:
     return expression_text(expr, limit=10_000) if expr is not None else ""
+
+
+def operation_text(expr: ir.Expr) -> str:
+    """A value's label: its code, or if that is too long for a box its own operation, each
+    operand drawn as a node of its own written `…` (`… * 3.0`, `add(…, y)`)."""
+    text = _text(expr)
+    if len(text) <= layered.MAX_LABEL:
+        return text
+    for child in expr_children(expr):
+        callee = isinstance(expr, ir.Call) and child is expr.func
+        if not callee and not isinstance(child, (ir.Const, ir.Name)):
+            expr = replace_first(expr, child, ir.Name("…"))
+    return _short(_text(expr))
 
 
 def statement_text(stmt: ir.Stmt) -> str:
@@ -70,13 +89,15 @@ class _Builder:
     """Builds the graph of some statements, reading each variable from the node that last
     stored it (a variable stored before these statements is an input)."""
 
-    def __init__(self, params: set[str]) -> None:
+    def __init__(self, params: set[str], merge: bool = True) -> None:
         self.graph = Graph()
         self.params = params
+        self.merge = merge  # equal values one node (the textbook DAG), or each evaluation one
         self.stored: dict[str, int] = {}  # variable → the node holding its value
         self.inputs: dict[str, int] = {}
         self.values: dict[tuple[str, tuple[int | None, ...]], int] = {}
         self.names: dict[int, list[str]] = {}
+        self.operations: dict[int, str] = {}  # each value's label, as `operation_text`
 
     def read(self, name: str) -> int:
         if name in self.stored:
@@ -95,9 +116,10 @@ class _Builder:
                 return self.read(name)
         children = [self._operand(expr, child) for child in expr_children(expr)]
         key = (_text(expr), tuple(children))
-        if key in self.values and not isinstance(expr, (ir.Call, ir.OpaqueExpr)):
+        if self.merge and key in self.values and not isinstance(expr, (ir.Call, ir.OpaqueExpr)):
             return self.values[key]  # one node for equal values: the DAG's sharing
-        node = self.graph.add(_short(key[0]), "value", key[0])
+        node = self.graph.add(operation_text(expr), "value", key[0])
+        self.operations[node] = self.graph.labels[node]
         for child in children:
             self.graph.connect(child, node)
         self.values[key] = node
@@ -113,7 +135,9 @@ class _Builder:
         names = self.names.setdefault(node, [])
         names.append(name)
         code = self.graph.tips[node].split(" = ")[-1]
-        self.graph.labels[node] = _short(f"{', '.join(names)} = {code}")
+        whole = f"{', '.join(names)} = {code}"
+        self.graph.labels[node] = whole if len(whole) <= layered.MAX_LABEL else \
+            _short(f"{', '.join(names)} = {self.operations.get(node, code)}")
         self.graph.tips[node] = f"line {stmt.loc.line}: {', '.join(names)} = {code}" \
             if stmt.loc.line else f"{', '.join(names)} = {code}"
         self.stored[name] = node
@@ -146,7 +170,9 @@ class _Builder:
                 self.stored[name] = node
 
     def _becomes_statement(self, node: int, text: str, stmt: ir.Stmt) -> None:
-        self.graph.labels[node], self.graph.kinds[node] = _short(text), "statement"
+        operation = ("return " if isinstance(stmt, ir.Return) else "") + self.operations[node]
+        self.graph.labels[node] = text if len(text) <= layered.MAX_LABEL else _short(operation)
+        self.graph.kinds[node] = "statement"
         self.graph.tips[node] = f"line {stmt.loc.line}: {text}" if stmt.loc.line else text
 
     def _reads_of_target(self, target: ir.Expr) -> list[int | None]:
@@ -173,16 +199,19 @@ def _params(function: ir.Function) -> set[str]:
     return {arg.arg for arg in every if arg is not None}
 
 
-def _graph_of(function: ir.Function, statements: list[ir.Stmt]) -> Graph:
-    builder = _Builder(_params(function))
+def _graph_of(function: ir.Function, statements: list[ir.Stmt], merge: bool = True) -> Graph:
+    builder = _Builder(_params(function), merge)
     for stmt in statements:
         builder.statement(stmt)
     return builder.graph
 
 
-def build_graph(function: ir.Function) -> Graph:
-    """The data flow of every statement of `function`."""
-    return _graph_of(function, list(walk_statements(function.body)))
+def build_graph(function: ir.Function, merge: bool = True) -> Graph:
+    """The data flow of every statement of `function`: equal values (same code, same inputs)
+    one node, as the textbook draws an expression DAG; with `merge=False` each value the code
+    computes its own node, so a value is shared only where the code computes it once and uses
+    it again (what a pass's before/after pictures show, `dag_steps.py`)."""
+    return _graph_of(function, list(walk_statements(function.body)), merge)
 
 
 def _groups(function: ir.Function) -> list[list[ir.Stmt]]:
@@ -244,29 +273,43 @@ def pictures(function: ir.Function) -> list[tuple[str, Graph]]:
 # ------------------------------------------------------------------ DOT
 
 
-_DOT_STYLE = {
-    "input": 'shape=ellipse, style=filled, fillcolor="#fff7d6"',
-    "value": 'shape=box, style="rounded,filled", fillcolor="#ffffff"',
-    "statement": 'shape=box, style=filled, fillcolor="#e8eef8"',
-    "group": 'shape=box, style=filled, fillcolor="#eeeeee"',
-    "reference": 'shape=box, style="dashed,filled", fillcolor="#f8f8f8"',
+_DOT_STYLE: dict[str, dict[str, str]] = {
+    "input": {"shape": "ellipse", "style": "filled", "fillcolor": "#fff7d6"},
+    "value": {"shape": "box", "style": "rounded,filled", "fillcolor": "#ffffff"},
+    "statement": {"shape": "box", "style": "filled", "fillcolor": "#e8eef8"},
+    "group": {"shape": "box", "style": "filled", "fillcolor": "#eeeeee"},
+    "reference": {"shape": "box", "style": "dashed,filled", "fillcolor": "#f8f8f8"},
+    # a value used more than once; what a pass did to a node (`dag_steps.py`)
+    "shared": {"color": "#c05a00", "penwidth": "2"},
+    "added": {"color": "#1a7f37", "fillcolor": "#dafbe1", "penwidth": "2.5"},
+    "removed": {"color": "#cf222e", "fillcolor": "#ffebe9", "penwidth": "2",
+                "style": "dashed,filled"},
+    "merged": {"color": "#8250df", "fillcolor": "#f3e8ff", "penwidth": "3"},
 }
 
 
-def _dot_string(text: str) -> str:
+def dot_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def dot_body(graph: Graph, prefix: str = "n", indent: str = "  ") -> list[str]:
+    """The DOT lines of the graph's nodes and arrows (node ids `prefix` + number)."""
+    lines = []
+    for node, label in graph.labels.items():
+        look = graph.marks.get(node) or ("shared" if graph.uses(node) > 1 else "")
+        style = {**_DOT_STYLE[graph.kinds[node]], **_DOT_STYLE.get(look, {})}
+        attributes = ", ".join(f"{key}={dot_string(value)}" for key, value in style.items())
+        lines.append(f"{indent}{prefix}{node} [label={dot_string(label)}, tooltip="
+                     f"{dot_string(graph.tips[node])}, {attributes}];")
+    return lines + [f"{indent}{prefix}{source} -> {prefix}{target};"
+                    for source, target in graph.edges]
 
 
 def to_dot(graph: Graph, name: str = "dag") -> str:
     """Graphviz DOT text for the graph (arrows from a value to its uses, top-down)."""
-    lines = [f"digraph {_dot_string(name)} {{", "  rankdir=TB;",
+    lines = [f"digraph {dot_string(name)} {{", "  rankdir=TB;",
              "  node [fontname=monospace, fontsize=11];", '  edge [color="#667"];']
-    for node, label in graph.labels.items():
-        shared = ', color="#c05a00", penwidth=2' if graph.uses(node) > 1 else ""
-        lines.append(f"  n{node} [label={_dot_string(label)}, tooltip="
-                     f"{_dot_string(graph.tips[node])}, {_DOT_STYLE[graph.kinds[node]]}{shared}];")
-    lines += [f"  n{source} -> n{target};" for source, target in graph.edges]
-    return "\n".join(lines + ["}"]) + "\n"
+    return "\n".join(lines + dot_body(graph) + ["}"]) + "\n"
 
 
 def _dot_svg(graph: Graph) -> str | None:

@@ -11,7 +11,9 @@ The teaching view of the pipeline, built from what `pipeline.run_passes` records
 
 `str()` is the text view, `repr()` one line; `_repr_html_()` (Jupyter) the HTML report as a
 fragment, `html_page()` and `to_html(path)` as one self-contained page (see `report.py`);
-`dag()` the final expression DAG in Graphviz DOT, `dag_pictures()` as SVG (see `dag.py`).
+`dag()` the final expression DAG in Graphviz DOT, `dag_pictures()` as SVG (see `dag.py`);
+`dag(step=...)` and `step_pictures(step)` the DAG before and after one pass run, the nodes it
+changed marked (see `dag_steps.py`).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from __future__ import annotations
 import ast
 import difflib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +33,7 @@ from ..passes import notes
 from ..passes.notes import Note
 from ..passes.pipeline import PassRun
 from ..runtime import api
-from . import dag
+from . import dag, dag_steps
 from .report import render_fragment, render_html
 
 
@@ -47,6 +49,18 @@ class Step:
     diff: str
     notes: tuple[Note, ...]
     lifted: tuple[Note, ...] = ()  # refusals of the pass's previous run that this run overcame
+    before: ir.Function | None = field(default=None, compare=False)  # the IR it changed
+    after: ir.Function | None = field(default=None, compare=False)
+
+    @property
+    def title(self) -> str:
+        return f"{self.name} (round {self.round})"
+
+    def change(self) -> dag_steps.Change:
+        """The DAG before and after this run, the nodes it changed marked."""
+        if self.before is None or self.after is None:
+            return dag_steps.Change(dag.Graph(), dag.Graph())
+        return dag_steps.step_graphs(self.before, self.after)
 
 
 @dataclass(frozen=True, repr=False)
@@ -63,8 +77,11 @@ class Explanation:
     missed: tuple[str, ...]
     final_ir: ir.Function | None
 
-    def dag(self) -> str:
-        """The final expression DAG, in Graphviz DOT text."""
+    def dag(self, step: int | str | None = None) -> str:
+        """The final expression DAG, in Graphviz DOT text; with `step` (see `step_of`) the DAG
+        before and after that pass run, side by side, the nodes it changed marked."""
+        if step is not None:
+            return dag_steps.to_dot(self.step_of(step).change(), self.name)
         if self.final_ir is None:
             return 'digraph "dag" {\n}\n'
         return dag.to_dot(dag.build_graph(self.final_ir), self.name)
@@ -79,6 +96,25 @@ class Explanation:
         if self.final_ir is None:
             return [("", dag.to_svg(dag.Graph()))]
         return [(title, dag.to_svg(graph)) for title, graph in dag.pictures(self.final_ir)]
+
+    def step_of(self, step: int | str) -> Step:
+        """A pass run that changed the function: by its index in `steps`, by its title
+        (`"fold_constants (round 3)"`) or by its pass's name (its first run that changed it)."""
+        if isinstance(step, int):
+            return self.steps[step]
+        found = [s for s in self.steps if step in (s.title, s.name)]
+        if not found:
+            runs = ", ".join(s.title for s in self.steps) or "none"
+            raise ValueError(f"no pass run named {step!r} changed {self.name} (those that did: "
+                             f"{runs})")
+        return found[0]
+
+    def step_pictures(self, step: int | str) -> list[tuple[str, str]]:
+        """(title, SVG) of the DAG before and after a pass run (see `step_of`)."""
+        found = self.step_of(step)
+        change = found.change()
+        return [(f"before {found.title}", dag.to_svg(change.before)),
+                (f"after {found.title}", dag.to_svg(change.after))]
 
     def __str__(self) -> str:
         parts = [_section(f"{self.name}: the original"), self.original.rstrip("\n"),
@@ -227,7 +263,8 @@ def explain(func: Any, *args: Any, **kwargs: Any) -> Explanation:
     for index, run in enumerate(version.log):
         if run.changed:
             steps.append(Step(run.name, run.round, size(run.before), size(run.after), run.seconds,
-                              _labelled_diff(run, rendered), run.notes, lifted.get(index, ())))
+                              _labelled_diff(run, rendered), run.notes, lifted.get(index, ()),
+                              run.before, run.after))
     missed = dict.fromkeys(note.text(codegen.expression_text)
                            for note in _left_alone(version.log))
     commented = codegen.render_function(version.ir, comments=notes.comments_for(

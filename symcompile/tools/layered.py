@@ -17,12 +17,15 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 Kind = Literal["input", "value", "statement", "group", "reference"]
+# what a pass did to a node, in its before/after pictures (`dag_steps.py`)
+Mark = Literal["added", "removed", "merged"]
 MAX_LABEL = 32  # characters of a node's label (its tooltip has the whole)
 MAX_PER_LAYER = 6
 MAX_IN = 6
 LONG = 3
 MAX_BENDS = 6  # arrows passing through a layer; more start at references
 ROW, GAP, MARGIN, CHAR = 64, 18, 12, 7.2  # px: layer distance, node gap, border, glyph width
+BOX = 22  # px: a box's height
 
 
 def short(text: str) -> str:
@@ -39,6 +42,7 @@ class Graph:
     kinds: dict[int, Kind] = field(default_factory=dict)
     tips: dict[int, str] = field(default_factory=dict)
     edges: list[tuple[int, int]] = field(default_factory=list)
+    marks: dict[int, Mark] = field(default_factory=dict)
     _edge_set: set[tuple[int, int]] = field(default_factory=set, repr=False)
 
     def add(self, label: str, kind: Kind, tip: str = "") -> int:
@@ -109,7 +113,7 @@ def _gathered(graph: Graph) -> Graph:
     sources: dict[int, list[int]] = {}
     for source, target in graph.edges:
         sources.setdefault(target, []).append(source)
-    result = Graph(dict(graph.labels), dict(graph.kinds), dict(graph.tips))
+    result = Graph(dict(graph.labels), dict(graph.kinds), dict(graph.tips), marks=dict(graph.marks))
     for target in sorted(sources):
         kept, rest = sources[target][:MAX_IN - 1], sources[target][MAX_IN - 1:]
         if len(rest) == 1:
@@ -123,6 +127,7 @@ def _gathered(graph: Graph) -> Graph:
         {source for source, _ in result.edges}
     for node in unused:
         del result.labels[node], result.kinds[node], result.tips[node]
+        result.marks.pop(node, None)
     return _renumbered(result)
 
 
@@ -148,6 +153,8 @@ def _renumbered(graph: Graph) -> Graph:
     result = Graph()
     for old in order:
         result.add(graph.labels[old], graph.kinds[old], graph.tips[old])
+        if old in graph.marks:
+            result.marks[new[old]] = graph.marks[old]
     for source, target in graph.edges:
         result.connect(new[source], new[target])
     return result
@@ -233,7 +240,7 @@ def _referenced(graph: Graph, layer: dict[int, int]) -> Graph:
     """The graph with each long arrow starting at a reference to its value (`↑ a0`, dashed)
     one layer above its use, so no arrow runs down past many layers and widens them all (nor
     through a layer that `MAX_BENDS` arrows pass already)."""
-    result = Graph(dict(graph.labels), dict(graph.kinds), dict(graph.tips))
+    result = Graph(dict(graph.labels), dict(graph.kinds), dict(graph.tips), marks=dict(graph.marks))
     references: dict[tuple[int, int], int] = {}
     bends: dict[int, int] = {}
     for source, target in graph.edges:
@@ -274,17 +281,35 @@ def layout(graph: Graph) -> _Layout:
 
 _FILL = {"input": "#fff7d6", "value": "#ffffff", "statement": "#e8eef8", "group": "#eeeeee",
          "reference": "#f8f8f8"}
+# a marked node's fill and border: new in the pass (green), gone (red, dashed), several
+# computations made one shared value (purple)
+MARK_STYLE: dict[Mark, tuple[str, str]] = {
+    "added": ("#dafbe1", 'stroke="#1a7f37" stroke-width="2.5"'),
+    "removed": ("#ffebe9", 'stroke="#cf222e" stroke-width="2" stroke-dasharray="5 3"'),
+    "merged": ("#f3e8ff", 'stroke="#8250df" stroke-width="3"'),
+}
+
+
+def _look(drawn: _Layout, node: int) -> tuple[str, str, str]:
+    """A node's classes, fill and border attributes."""
+    kind, mark = drawn.graph.kinds[node], drawn.graph.marks.get(node)
+    classes = " ".join(["node", kind, *(["shared"] if node in drawn.shared else []),
+                        *([mark] if mark else [])])
+    if mark is not None:
+        return (classes, *MARK_STYLE[mark])
+    stroke = 'stroke="#c05a00" stroke-width="2"' if node in drawn.shared else \
+        'stroke="#446" stroke-dasharray="4 3"' if kind == "reference" else 'stroke="#446"'
+    return classes, _FILL[kind], stroke
 
 
 def to_svg(graph: Graph) -> str:
     """The SVG picture of `graph`, laid out here."""
     drawn = layout(graph)
-    shared = drawn.shared
     # an id of its own for the arrowhead, the same for the same picture (pages stay stable)
     marker = f"arrow-{zlib.crc32(repr((graph.labels, graph.edges)).encode()):08x}"
     width = max((drawn.x[n] + drawn.width(n) / 2 for row in drawn.rows for n in row),
                 default=0.0) + MARGIN
-    height = ROW * len(drawn.rows) + MARGIN
+    height = ROW * max(len(drawn.rows) - 1, 0) + BOX + 2 * MARGIN  # no empty band below
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="dag" width="{width:.0f}" '
              f'height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}" '
              'font-family="monospace" font-size="12">',
@@ -306,13 +331,12 @@ def to_svg(graph: Graph) -> str:
     for node, label in drawn.graph.labels.items():
         x, top, w = drawn.x[node], MARGIN + ROW * drawn.layer[node], drawn.width(node)
         kind = drawn.graph.kinds[node]
-        stroke = 'stroke="#c05a00" stroke-width="2"' if node in shared else \
-            'stroke="#446" stroke-dasharray="4 3"' if kind == "reference" else 'stroke="#446"'
+        classes, fill, stroke = _look(drawn, node)
         radius = 11 if kind == "input" else 2 if kind == "statement" else 6
-        parts.append(f'<g class="node {kind}{" shared" if node in shared else ""}"><title>'
+        parts.append(f'<g class="{classes}"><title>'
                      f'{html.escape(drawn.graph.tips[node])}</title>'
-                     f'<rect x="{x - w / 2:.1f}" y="{top:.1f}" width="{w:.1f}" height="22" '
-                     f'rx="{radius}" fill="{_FILL[kind]}" {stroke}/>'
+                     f'<rect x="{x - w / 2:.1f}" y="{top:.1f}" width="{w:.1f}" height="{BOX}" '
+                     f'rx="{radius}" fill="{fill}" {stroke}/>'
                      f'<text x="{x:.1f}" y="{top + 15:.1f}" text-anchor="middle">'
                      f'{html.escape(label)}</text></g>')
     return "\n".join(parts + ["</svg>"])

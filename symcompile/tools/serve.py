@@ -2,8 +2,9 @@
 
 A tool on top of `explain` (the top layer). `make_server` gives a standard-library HTTP server
 bound to 127.0.0.1 (any other host is refused): `GET /` is one self-contained page, the source
-on the left; on the right the optimized source, each pass's diff with its rules, the expression
-DAG, the whole file optimized and, when example arguments are given, the time per call before
+on the left; on the right the optimized source, each pass's diff with its rules and the DAG
+before and after it (the values it changed marked, `report.step_dag`), the expression DAG, the
+whole file optimized and, when example arguments are given, the time per call before
 and after. `POST /compile` takes `{"source", "function", "args"}` as JSON and answers JSON.
 
 The submitted code never runs in the server: each request starts a worker process (`worker`,
@@ -36,11 +37,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..backend import codegen
-from ..passes import notes
 from ..runtime import api
 from . import modules
 from .explain import explain
+from .report import STYLE, rules_text, step_dag, step_key
 
 HOST = "127.0.0.1"
 LOCAL_NAMES = ("127.0.0.1", "localhost")
@@ -136,7 +136,8 @@ def _compiled(request: dict[str, Any], path: Path) -> dict[str, Any]:
         "commented": explanation.commented,
         "steps": [{"name": step.name, "round": step.round, "diff": step.diff,
                    "nodes": [step.nodes_before, step.nodes_after],
-                   "rules": "; ".join(notes.counted(step.notes, codegen.expression_text))}
+                   "rules": rules_text(step),
+                   "dag": step_dag(step)}
                   for step in explanation.steps],
         "dag": explanation.dag_pictures(),
         "kept": list(explanation.kept),
@@ -323,7 +324,8 @@ def make_server(host: str = HOST, port: int = 8000, limits: Limits = Limits(),
 
 def page(limits: Limits) -> str:
     """The playground's page: no network beyond its own server, no library."""
-    return PAGE.replace("$NOTE", limits.sentence()).replace(
+    return PAGE.replace("$NOTE", limits.sentence()).replace("$REPORT_STYLE", STYLE).replace(
+        "$STEP_KEY", step_key()).replace(
         "$EXAMPLE", EXAMPLE.replace("&", "&amp;").replace("<", "&lt;"))
 
 
@@ -346,6 +348,7 @@ pre { background: #f6f8fa; padding: .6em; overflow-x: auto; font-size: 13px; mar
 #error { color: #cf222e; white-space: pre-wrap; font-family: monospace; }
 .dag-picture { overflow-x: auto; } h2 { font-size: 110%; margin: .8em 0 .2em; }
 h3 { font-size: 100%; margin: .5em 0 .1em; }
+$REPORT_STYLE
 </style></head><body>
 <header><b>symcompile playground</b><p id="note">$NOTE</p></header>
 <main><div id="left">
@@ -355,7 +358,7 @@ h3 { font-size: 100%; margin: .5em 0 .1em; }
 <p><button id="compile">Compile</button> <span id="status"></span></p></div>
 <div id="right"><p id="error"></p>
 <h2>The optimized source</h2><pre id="optimized"></pre><p id="timing"></p>
-<h2>Each pass</h2><div id="passes"></div>
+<h2>Each pass</h2><div class="symcompile-report">$STEP_KEY<div id="passes"></div></div>
 <h2>The expression DAG</h2><div id="dag"></div>
 <h2>The whole file, optimized</h2><pre id="module"></pre>
 <h2>What it printed</h2><pre id="printed"></pre>
@@ -390,7 +393,9 @@ function show(answer) {
     const section = document.createElement('section'); section.className = 'pass';
     section.append(text('h3', `${step.name} (round ${step.round}): ${step.nodes[0]} → ${step.nodes[1]} nodes`));
     if (step.rules) section.append(text('p', 'rules: ' + step.rules, 'rules'));
-    section.append(diff(step.diff)); passes.append(section);
+    section.append(diff(step.diff));
+    const pictures = document.createElement('div'); pictures.innerHTML = step.dag;
+    section.append(...pictures.childNodes); passes.append(section);
   }
   if (!answer.steps.length) passes.append(text('p', 'no pass changed anything'));
   const dag = $('dag'); dag.replaceChildren();

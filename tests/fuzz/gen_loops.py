@@ -17,6 +17,7 @@ import types
 from pathlib import Path
 
 import symcompile
+from symcompile.analysis import cost
 from symcompile.passes import vectorize_build
 from tests.array_loop_generator import compare
 from tests.array_loop_generator import generate as generate_program
@@ -52,11 +53,21 @@ def _run(case: Case, directory: Path, phase: Phase) -> Outcome:
     return outcome
 
 
+# what the cost model weighs converting lists by (set to 0 with the thresholds: small seeds
+# convert lists of any size)
+_LIST_COSTS = ("LIST_CONVERSION", "LIST_ROW", "LIST_ELEMENT_IN", "LIST_ELEMENT_OUT")
+
+
 def check(case: Case, directory: Path, phase: Phase) -> Outcome:
     saved = vectorize_build.MIN_ITERATIONS, vectorize_build.MIN_ELEMENTS_PER_TURN
+    costs = {name: getattr(cost, name) for name in _LIST_COSTS}
     if case.extra.get("small"):
         vectorize_build.MIN_ITERATIONS = vectorize_build.MIN_ELEMENTS_PER_TURN = 1
+        for name in _LIST_COSTS:
+            setattr(cost, name, 0.0)
     try:
         return _run(case, directory, phase)
     finally:
         vectorize_build.MIN_ITERATIONS, vectorize_build.MIN_ELEMENTS_PER_TURN = saved
+        for name, value in costs.items():
+            setattr(cost, name, value)

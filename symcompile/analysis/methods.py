@@ -1,0 +1,73 @@
+"""Methods of user classes: which function an operation on an instance calls, and the test
+that says, where it runs, that it still calls that function.
+
+An analysis for inline_calls, which inlines `m[i, j]` as `Matrix.__getitem__`'s body when the
+version is compiled for an argument `m` of exactly the class `Matrix` (the runtime passes such
+classes among the argument types, see `receiver_class`). Python finds the method an operator
+calls on the type, never on the instance: `m[i, j]` runs the first `__getitem__` of
+`type(m).__mro__` (no `__getattr__`, `__getattribute__` or instance attribute takes part).
+Where that is a plain Python function it can be inlined; anything else (a builtin base's slot,
+a `staticmethod`, a callable object) is called as written. Code the compiler cannot see may
+assign `m.__class__` or rebind `Matrix.__getitem__` at any time, so the inlined body sits
+behind `method_check`, made where Python looks the method up:
+`type(m) is Matrix and Matrix.__getitem__ is getitem` (a class whose metaclass is `type`, so
+reading the attribute runs no code of the program's).
+"""
+
+from __future__ import annotations
+
+import types
+
+from .. import ir
+
+# the operations on an instance whose method is inlined, by the method's name
+SUBSCRIPT_METHOD = "__getitem__"
+# a heap type (a class made by a `class` statement), as `type.__flags__` says
+_HEAPTYPE = 1 << 9
+
+
+def receiver_class(value: object) -> type | None:
+    """The class of `value` if it is a plain user class (made by `class` statements only,
+    with no metaclass and no builtin base but `object`) defining a method inline_calls may
+    inline; else None. The runtime compiles a version for such an argument's class."""
+    cls = type(value)
+    if not _plain_class(cls):
+        return None
+    return cls if _lookup(cls, SUBSCRIPT_METHOD) is not None else None
+
+
+def _plain_class(cls: type) -> bool:
+    return all(type(klass) is type and klass.__flags__ & _HEAPTYPE
+               for klass in cls.__mro__[:-1]) and cls.__mro__[-1] is object
+
+
+def _lookup(cls: type, name: str) -> object | None:
+    """What Python's lookup of a special method finds on `cls`: the first class dict of its
+    method resolution order holding `name` (None if none does)."""
+    for klass in cls.__mro__:
+        if name in klass.__dict__:
+            found: object = klass.__dict__[name]
+            return found
+    return None
+
+
+def resolved_method(cls: object, name: str) -> tuple[types.FunctionType | None, str]:
+    """The plain function an operation on an instance of exactly `cls` calls for the method
+    `name`, or None and why not."""
+    if not isinstance(cls, type) or not _plain_class(cls):
+        return None, f"{getattr(cls, '__name__', cls)} is not a plain Python class"
+    found = _lookup(cls, name)
+    if found is None:
+        return None, f"{cls.__name__} has no {name}"
+    if type(found) is not types.FunctionType:
+        return None, f"{cls.__name__}.{name} is not a plain function ({type(found).__name__})"
+    return found, ""
+
+
+def method_check(receiver: ir.Expr, cls: type, name: str,
+                 function: types.FunctionType) -> ir.Expr:
+    """`type(m) is Matrix and Matrix.__getitem__ is getitem`: that the operation on `receiver`
+    still calls `function` (see `ir.names.falls_back`, which recognizes this test)."""
+    exact = ir.Compare(("is",), (ir.Call(ir.Const(type), (receiver,), ()), ir.Const(cls)))
+    same = ir.Compare(("is",), (ir.Attribute(ir.Const(cls), name), ir.Const(function)))
+    return ir.BoolOp("and", (exact, same))
