@@ -23,8 +23,9 @@ the variants are timed side by side in one process with the round-robin harness 
 The report has one line per kernel: the speedup (original time / compiled time; < 1 is
 slower) with the median of the per-repeat ratios beside it as a noise check, compiled time /
 hand time, the hand version's speedup, and numba's where it ran. Then the geometric mean of
-the speedups over every kernel and over the non-vectorized ones (all but whole-array NumPy),
-the worst speedup and its kernel, the kernels under 0.97x, and, for the kernels with a hand
+the speedups over every kernel, over all but the whole-array NumPy ones, and over those
+without the NumPy loops whose hand version is vectorized (issue 11's target counts no
+vectorized loop), the worst speedup and its kernel, the kernels under 0.97x, and, for the kernels with a hand
 reference in their own style, the ones whose compiled time is over 1.25x the hand time (issue
 11's targets); the NumPy loops whose hand version is vectorized are reported apart (a compiler
 of Python loops to Python is not expected to reach NumPy's speed there).
@@ -303,6 +304,10 @@ def summary(results: Sequence[Result]) -> dict[str, Any]:
         "failures": {r.name: f"{r.status}: {r.detail}" for r in results if r.status != OK},
         "geomean_all": geometric_mean([r.speedup() for r in timed]),
         "geomean_non_vectorized": geometric_mean([r.speedup() for r in scalar]),
+        # issue 11's target counts no vectorized loop: neither whole-array code nor the NumPy
+        # loops whose rewrite is array code (which vectorize_loops may now make of them)
+        "geomean_python_loops": geometric_mean(
+            [r.speedup() for r in scalar if not r.hand_vectorized]),
         "geomean_same_style_hand_non_vectorized": geometric_mean(
             [r.speedup(HAND) for r in scalar if HAND in r.median_ns and not r.hand_vectorized]),
         "worst": {"kernel": worst.name, "speedup": worst.speedup()} if worst else None,
@@ -320,7 +325,8 @@ def format_summary(figures: Mapping[str, Any]) -> str:
         f"kernels: {figures['kernels']}, timed: {figures['timed']}, "
         f"with a hand reference: {figures['with_hand']}",
         f"geometric mean speedup, all kernels:           {figures['geomean_all']:.3f}x",
-        f"geometric mean speedup, non-vectorized:        {figures['geomean_non_vectorized']:.3f}x"
+        f"geometric mean speedup, all but whole-array:   {figures['geomean_non_vectorized']:.3f}x",
+        f"  without the vectorizable array loops:        {figures['geomean_python_loops']:.3f}x"
         f"  (target >= {TARGET_GEOMEAN}x)",
         f"  same-style hand rewrites, non-vectorized:    "
         f"{figures['geomean_same_style_hand_non_vectorized']:.3f}x (where there is one)",

@@ -110,12 +110,15 @@ def test_summary_figures() -> None:
             result.median_ns[bench_real.HAND] = hand
         return result
 
+    array_loop = timed("e", 100.0, 1.0, hand=1.0)
+    array_loop.hand_vectorized = True  # a NumPy loop whose rewrite is array code: 100x
     results = [timed("a", 200.0, 100.0, hand=50.0), timed("b", 100.0, 200.0),
-               timed("c", 100.0, 25.0, vectorized=True),
+               timed("c", 100.0, 25.0, vectorized=True), array_loop,
                bench_real.Result("d", "lists", False, status=bench_real.WRONG, detail="bits")]
     figures = bench_real.summary(results)
-    assert figures["geomean_all"] == pytest.approx(2.0 ** (2 / 3))
-    assert figures["geomean_non_vectorized"] == pytest.approx(1.0)
+    assert figures["geomean_all"] == pytest.approx((2.0 * 0.5 * 4.0 * 100.0) ** (1 / 4))
+    assert figures["geomean_non_vectorized"] == pytest.approx(100.0 ** (1 / 3))
+    assert figures["geomean_python_loops"] == pytest.approx(1.0)  # a and b only
     assert figures["worst"] == {"kernel": "b", "speedup": 0.5}
     assert figures["slower"] == {"b": 0.5}
     assert figures["over_hand_factor"] == {"a": 2.0}
