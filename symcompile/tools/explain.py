@@ -17,7 +17,6 @@ fragment, `html_page()` and `to_html(path)` as one self-contained page (see `rep
 from __future__ import annotations
 
 import ast
-import difflib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,7 +30,7 @@ from ..passes import notes
 from ..passes.notes import Note
 from ..passes.pipeline import PassRun
 from ..runtime import api
-from . import dag
+from . import dag, textdiff
 from .report import render_fragment, render_html
 
 
@@ -171,11 +170,14 @@ def _labelled_diff(run: PassRun, rendered: SourceLines) -> str:
     old, old_origins = _source_lines_of(run.before, rendered)
     new, new_origins = _source_lines_of(run.after, rendered)
     parts = ["--- before\n", "+++ after\n"]
-    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
-    for group in matcher.get_grouped_opcodes(2):
+    at_line: dict[int, list[int]] = {}  # the notes at each line, by their place in `run.notes`
+    for index, note in enumerate(run.notes):
+        at_line.setdefault(note.line, []).append(index)
+    for group in textdiff.grouped_opcodes(old, new, 2):
         touched = {origin for tag, i1, i2, j1, j2 in group if tag != "equal"
                    for origin in (*old_origins[i1:i2], *new_origins[j1:j2])}
-        said = tuple(note for note in run.notes if note.line in touched)
+        said = [run.notes[index] for index in sorted(index for line in touched
+                                                     for index in at_line.get(line, ()))]
         label = "  " + "; ".join(notes.counted(said, codegen.expression_text)) if said else ""
         (_, i1, _, j1, _), (_, _, i2, _, j2) = group[0], group[-1]
         parts.append(f"@@ -{_range(i1, i2)} +{_range(j1, j2)} @@{label}\n")
