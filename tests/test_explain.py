@@ -14,10 +14,8 @@ import hypothesis
 import pytest
 
 import symcompile as sc
-from benchmarks import bench_compile
 from symcompile.backend import codegen
 from symcompile.examples import fancy
-from symcompile.runtime import api
 from symcompile.tools.explain import explain
 from tests import corpus
 
@@ -170,40 +168,6 @@ def test_each_hunk_is_labelled_with_the_rules_applied_at_its_lines() -> None:
                        f"{checked} (line 11)"]
     forward = next(step for step in explanation.steps if step.name == "forward_single_uses")
     assert "@@  forward g = e + f if add is add else add(e, f) (line 11)" in forward.diff
-
-
-def _recorded(monkeypatch: pytest.MonkeyPatch, module: object, name: str,
-              ) -> list[tuple[object, object]]:
-    """Calls of `module.name` from now on: each call's first argument and its result."""
-    calls: list[tuple[object, object]] = []
-    original = getattr(module, name)
-
-    def recording(first: object, *args: object, **kwargs: object) -> object:
-        result = original(first, *args, **kwargs)
-        calls.append((first, result))
-        return result
-
-    monkeypatch.setattr(module, name, recording)
-    return calls
-
-
-def test_always_explainable_in_one_rendering_per_function(
-        make_module, monkeypatch: pytest.MonkeyPatch) -> None:
-    """explain renders each IR function once: a pass run's IR after is the next run's IR
-    before, and the last one's the final IR, commented from the same rendering (it was rendered
-    a second time for the comments, and every rendering was parsed four times)."""
-    func = make_module(bench_compile.chain_source(12)).f
-    runs = [run for run in api.version_for(sc.symbolic(func), 1.5, 2).log if run.changed]
-    shown = {id(function) for run in runs for function in (run.before, run.after)}
-    renders = _recorded(monkeypatch, codegen, "function_to_ast")
-    parses = _recorded(monkeypatch, ast, "parse")
-    sc.source(sc.symbolic(func), 1.5, 2)
-    compiling = len(parses)  # the front end's, the check of the rendering, the loader's
-    explanation = explain(func, 1.5, 2)
-    assert len(explanation.steps) == len(runs) >= 3
-    assert len(renders) == 1 + 1 + len(shown)  # the two compiles, and explain's own
-    # explain's renderings each parsed once to check them, the comments of the last once more
-    assert len(parses) == 2 * compiling + len(shown) + 1
 
 
 def square(x):
