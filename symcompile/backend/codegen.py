@@ -111,16 +111,22 @@ def _float_text(number: float) -> str:
 
 
 def identifiers(tree: ast.AST) -> set[str]:
-    """Every identifier a Python tree mentions (so new names can avoid them)."""
+    """Every identifier a Python tree mentions (so new names can avoid them); one pass over the
+    fields of each node (`ast.walk` and `ast.iter_fields` over them again cost twice as much)."""
     found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Constant):
-            continue
-        for field, value in ast.iter_fields(node):
-            if (isinstance(node, ast.Attribute) and field == "attr") or isinstance(node, ast.keyword):
-                continue  # `x.W` and `f(out=t)` bind no variable: a new `W` or `out` is free
-            for item in value if isinstance(value, list) else [value]:
-                if isinstance(item, str) and item.isidentifier():
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        # `x.W` and `f(out=t)` bind no variable: a new `W` or `out` is free
+        named = not isinstance(node, (ast.Constant, ast.keyword))
+        attribute = isinstance(node, ast.Attribute)
+        for field in node._fields:
+            value = getattr(node, field, None)
+            for item in value if isinstance(value, list) else (value,):
+                if isinstance(item, ast.AST):
+                    stack.append(item)
+                elif named and isinstance(item, str) and item.isidentifier() \
+                        and not (attribute and field == "attr"):
                     found.add(item)
     return found
 
@@ -134,6 +140,7 @@ class _Generator:
         # new names, each with the Name nodes that use it, named at the end so they avoid every
         # identifier in the finished tree; a name with a value is an object bound by name
         self.new_names: list[tuple[str, list[ast.Name], tuple[object, ...]]] = []
+        self.bound: dict[int, list[ast.Name]] = {}  # by the id of the object (held above)
         # objects read from a compiled object's attributes, by id: the attribute's name (`W`)
         self.attribute_names = attribute_names or {}
         # what `ir.assumptions_hold()` checks (None: shown as written, for messages)
@@ -145,12 +152,12 @@ class _Generator:
     def bind(self, value: object, base: str | None = None) -> ast.Name:
         """A reference to `value`, bound in the generated function's own scope."""
         reference = ast.Name("", ast.Load())
-        for _, references, bound in self.new_names:
-            if bound and bound[0] is value:
-                references.append(reference)
-                return reference
+        if id(value) in self.bound:
+            self.bound[id(value)].append(reference)
+            return reference
         base = base or self._attribute_name(value) or _binding_base(value)
         self.new_names.append((base, [reference], (value,)))
+        self.bound[id(value)] = self.new_names[-1][1]
         return reference
 
     def _attribute_name(self, value: object) -> str:
@@ -171,11 +178,14 @@ class _Generator:
         """Name every new name so no other identifier in `tree` uses it; return the bindings."""
         taken = identifiers(tree)
         bindings: dict[str, object] = {}
+        numbers: dict[str, int] = {}  # for a base, the number below which every name is taken
         for base, references, bound in self.new_names:
-            name, number = base, 1
+            number = numbers.get(base, 1)
+            name = base if number == 1 else f"{base}_{number}"
             while name in taken:
                 number += 1
                 name = f"{base}_{number}"
+            numbers[base] = number
             taken.add(name)
             if bound:
                 bindings[name] = bound[0]
