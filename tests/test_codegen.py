@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import math
+import time
 import warnings
 
 import numpy as np
@@ -109,3 +110,19 @@ def test_assignment_targets_are_rendered_in_store_context():
     generated = codegen.render_function(frontend.function_from_text(text)).source
     assert "a, [b, *c], xs[0], xs.attr = xs" in generated
     assert "for i, (j, k) in xs:" in generated
+
+
+def test_never_stuck_binding_many_objects_costs_each_once():
+    """An object bound is looked up among those bound by identity, and its name numbered
+    from the last one its base was given (3,000 arrays bound twice took 2.5-3 s to name,
+    growing with the square: each tried `ndarray`, `ndarray_2`, ... from the first)."""
+    arrays = [np.full(1, float(index)) for index in range(3000)]
+    function = _returning(ir.Name("v"))
+    body = tuple(ir.Assign((ir.Name("v"),), ir.Const(array)) for array in arrays * 2)
+    function = function.with_body((*body, *function.body))
+    started = time.perf_counter()
+    node, bindings = codegen.function_to_ast(function)
+    assert time.perf_counter() - started < 1.5
+    assert [bindings[name] for name in ("ndarray", "ndarray_2", "ndarray_3000")] \
+        == [arrays[0], arrays[1], arrays[2999]]
+    assert codegen.render(node).count("    v = ndarray_3000\n") == 2

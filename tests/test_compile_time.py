@@ -9,6 +9,7 @@ oracle. The shapes come from the compile benchmark (benchmarks/bench_compile.py)
 
 from __future__ import annotations
 
+import ast
 import gc
 import time
 import types
@@ -21,6 +22,7 @@ from benchmarks import bench_compile
 from symcompile import ir
 from symcompile.analysis import plain_values, value_types
 from symcompile.analysis.effects import Effects, analyses_shared
+from symcompile.backend import codegen
 from symcompile.ir import names as analysis
 from symcompile.ir.rewrite import statement_expressions
 from symcompile.passes import pipeline
@@ -172,6 +174,7 @@ def test_same_answers_an_analysis_learning_locals_leaves_the_shared_findings_alo
     assert third.plain_locals == {"y": frozenset()} and third.relied == set()
 
 
+<<<<<<< HEAD
 def test_never_stuck_the_collector_pauses_while_passes_run(make_module: Loader) -> None:
     """The cyclic garbage collector is paused while the passes run, for functions of any size
     (its collections walked every version of the IR again and again), and runs again after;
@@ -194,3 +197,37 @@ def test_never_stuck_the_collector_pauses_while_passes_run(make_module: Loader) 
         assert not gc.isenabled()
     finally:
         gc.enable()
+=======
+def _recorded(monkeypatch: pytest.MonkeyPatch, module: object, name: str,
+              ) -> list[tuple[object, object]]:
+    """Calls of `module.name` from now on: each call's first argument and its result."""
+    calls: list[tuple[object, object]] = []
+    original = getattr(module, name)
+
+    def recording(first: object, *args: object, **kwargs: object) -> object:
+        result = original(first, *args, **kwargs)
+        calls.append((first, result))
+        return result
+
+    monkeypatch.setattr(module, name, recording)
+    return calls
+
+
+def test_always_explainable_in_one_rendering_per_function(
+        make_module: Loader, monkeypatch: pytest.MonkeyPatch) -> None:
+    """explain renders each IR function once: a pass run's IR after is the next run's IR
+    before, and the last one's the final IR, commented from the same rendering (it was rendered
+    a second time for the comments, and every rendering was parsed four times)."""
+    func = make_module(bench_compile.chain_source(12)).f
+    runs = [run for run in api.version_for(sc.symbolic(func), 1.5, 2).log if run.changed]
+    shown = {id(function) for run in runs for function in (run.before, run.after)}
+    renders = _recorded(monkeypatch, codegen, "function_to_ast")
+    parses = _recorded(monkeypatch, ast, "parse")
+    sc.source(sc.symbolic(func), 1.5, 2)
+    compiling = len(parses)  # the front end's, the check of the rendering, the loader's
+    explanation = sc.explain(func, 1.5, 2)
+    assert len(explanation.steps) == len(runs) >= 3
+    assert len(renders) == 1 + 1 + len(shown)  # the two compiles, and explain's own
+    # explain's renderings each parsed once to check them, the comments of the last once more
+    assert len(parses) == 2 * compiling + len(shown) + 1
+>>>>>>> explain

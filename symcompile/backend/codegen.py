@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import functools
 import io
 import keyword
 import math
@@ -110,16 +111,22 @@ def _float_text(number: float) -> str:
 
 
 def identifiers(tree: ast.AST) -> set[str]:
-    """Every identifier a Python tree mentions (so new names can avoid them)."""
+    """Every identifier a Python tree mentions (so new names can avoid them); one pass over the
+    fields of each node (`ast.walk` and `ast.iter_fields` over them again cost twice as much)."""
     found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Constant):
-            continue
-        for field, value in ast.iter_fields(node):
-            if (isinstance(node, ast.Attribute) and field == "attr") or isinstance(node, ast.keyword):
-                continue  # `x.W` and `f(out=t)` bind no variable: a new `W` or `out` is free
-            for item in value if isinstance(value, list) else [value]:
-                if isinstance(item, str) and item.isidentifier():
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        # `x.W` and `f(out=t)` bind no variable: a new `W` or `out` is free
+        named = not isinstance(node, (ast.Constant, ast.keyword))
+        attribute = isinstance(node, ast.Attribute)
+        for field in node._fields:
+            value = getattr(node, field, None)
+            for item in value if isinstance(value, list) else (value,):
+                if isinstance(item, ast.AST):
+                    stack.append(item)
+                elif named and isinstance(item, str) and item.isidentifier() \
+                        and not (attribute and field == "attr"):
                     found.add(item)
     return found
 
@@ -133,6 +140,7 @@ class _Generator:
         # new names, each with the Name nodes that use it, named at the end so they avoid every
         # identifier in the finished tree; a name with a value is an object bound by name
         self.new_names: list[tuple[str, list[ast.Name], tuple[object, ...]]] = []
+        self.bound: dict[int, list[ast.Name]] = {}  # by the id of the object (held above)
         # objects read from a compiled object's attributes, by id: the attribute's name (`W`)
         self.attribute_names = attribute_names or {}
         # what `ir.assumptions_hold()` checks (None: shown as written, for messages)
@@ -144,12 +152,12 @@ class _Generator:
     def bind(self, value: object, base: str | None = None) -> ast.Name:
         """A reference to `value`, bound in the generated function's own scope."""
         reference = ast.Name("", ast.Load())
-        for _, references, bound in self.new_names:
-            if bound and bound[0] is value:
-                references.append(reference)
-                return reference
+        if id(value) in self.bound:
+            self.bound[id(value)].append(reference)
+            return reference
         base = base or self._attribute_name(value) or _binding_base(value)
         self.new_names.append((base, [reference], (value,)))
+        self.bound[id(value)] = self.new_names[-1][1]
         return reference
 
     def _attribute_name(self, value: object) -> str:
@@ -170,11 +178,14 @@ class _Generator:
         """Name every new name so no other identifier in `tree` uses it; return the bindings."""
         taken = identifiers(tree)
         bindings: dict[str, object] = {}
+        numbers: dict[str, int] = {}  # for a base, the number below which every name is taken
         for base, references, bound in self.new_names:
-            name, number = base, 1
+            number = numbers.get(base, 1)
+            name = base if number == 1 else f"{base}_{number}"
             while name in taken:
                 number += 1
                 name = f"{base}_{number}"
+            numbers[base] = number
             taken.add(name)
             if bound:
                 bindings[name] = bound[0]
@@ -458,7 +469,7 @@ def _operator(op: str, kind: type[_Op]) -> _Op:
 
 
 # Marks on the Python AST built here, read where it is rendered: the user's line a statement
-# comes from (see `user_lines`, `_with_comments`), the statements to put before one (see
+# comes from (see `user_lines`, `Rendering.places`), the statements to put before one (see
 # `orelse`), and that the lines inside an opaque statement are the user's own.
 LINE, BEFORE, OWN_LINES = "symcompile_line", "symcompile_before", "symcompile_own_lines"
 
@@ -555,10 +566,6 @@ def expression_text(expr: ir.Expr, limit: int = 40) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-def _same_tree(a: ast.AST, b: ast.AST) -> bool:
-    return ast.dump(a) == ast.dump(b)
-
-
 def _renderers() -> list[Callable[[ast.AST], str]]:
     unparse: Callable[[ast.AST], str] = ast.unparse
     return [astor.to_source, unparse] if astor is not None else [unparse]
@@ -566,7 +573,12 @@ def _renderers() -> list[Callable[[ast.AST], str]]:
 
 def render(node: ast.stmt) -> str:
     """Source text for one statement (usually a `def`), which parses back to the same tree."""
-    fixed = ast.fix_missing_locations(ast.Module([node], type_ignores=[]))
+    return _rendered(node)[0]
+
+
+def _rendered(node: ast.stmt) -> tuple[str, ast.Module, str]:
+    """`render(node)`, the text parsed (its one statement: `node` again) and `ast.dump` of it."""
+    dumped = ast.dump(ast.fix_missing_locations(ast.Module([node], type_ignores=[])))
     for renderer in _renderers():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -577,8 +589,8 @@ def render(node: ast.stmt) -> str:
                 raise
             except Exception:  # a renderer that fails on this tree: try the next one
                 continue
-        if _same_tree(reparsed, fixed):
-            return text
+        if ast.dump(reparsed) == dumped:
+            return text, reparsed, dumped
     raise IRError(f"no renderer reproduces this tree:\n{ast.dump(node, indent=1)}")
 
 
@@ -604,9 +616,56 @@ def render_function(function: ir.Function, recompile: Callable[..., object] | No
     names (private names as written, `frontend.unmangle_names`)."""
     node, bindings = function_to_ast(function, recompile, guard_globals, type_miss)
     node = spell_names(node) if spell_names is not None else node
-    text = render(node)
-    lines = user_lines(node, text, function.loc.line)
-    return Generated(_with_comments(node, text, comments) if comments else text, bindings, lines)
+    rendered = Rendering(node, *_rendered(node))
+    lines = user_lines(node, rendered.text, function.loc.line, rendered.parsed)
+    return Generated(rendered.commented(comments) if comments else rendered.text, bindings, lines)
+
+
+@dataclass(frozen=True)
+class Rendering:
+    """A rendered def (`render`) that takes comments: its text, the tree the text parses to,
+    that tree's `ast.dump`."""
+
+    node: ast.FunctionDef
+    text: str
+    parsed: ast.Module
+    dumped: str
+
+    @functools.cached_property
+    def places(self) -> tuple[tuple[int, int], ...]:
+        """(line of the text, user's line) for each statement from a line of the user's, in
+        the order `ast.walk` meets them, whose first line may end in a comment: not after a line
+        continuation, not inside a token (a string, or an f-string's parts, spanning lines)."""
+        lines = self.text.splitlines()
+        inside = _lines_ending_inside_a_token(self.text)
+        return tuple((copy_.lineno, line) for original, copy_
+                     in zip(ast.walk(self.node), ast.walk(self.parsed.body[0]))
+                     if (line := getattr(original, LINE, 0)) and isinstance(copy_, ast.stmt)
+                     and not lines[copy_.lineno - 1].rstrip().endswith("\\")
+                     and copy_.lineno not in inside)
+
+    def commented(self, comments: Callable[[int], str]) -> str:
+        """The text with `  # comment` at the end of the first line of each statement that came
+        from a line of the user's (`comments(line)`, none where it is "") where a comment may
+        go (`places`); checked to parse to the same tree, with one parse (were it not, each
+        comment would be tried on its own, as `_commented_one_by_one` does)."""
+        wanted: dict[int, str] = {}  # line number → comment
+        for number, line in self.places:
+            if number not in wanted and (comment := comments(line)):
+                wanted[number] = comment
+        lines = self.text.splitlines()
+        commented = [f"{line}  # {wanted[number]}" if number in wanted else line
+                     for number, line in enumerate(lines, 1)]
+        if not _parses_to("\n".join(commented), self.dumped):
+            commented = _commented_one_by_one(lines, wanted, self.dumped)
+        return "\n".join(commented) + "\n"
+
+
+def rendering(function: ir.Function) -> Rendering:
+    """`function`'s generated source without checks on entry, ready to take comments (what
+    `render_function(function, comments=...)` renders)."""
+    node, _ = function_to_ast(function)
+    return Rendering(node, *_rendered(node))
 
 
 def _span(node: ast.stmt | ast.excepthandler) -> range:
@@ -615,15 +674,16 @@ def _span(node: ast.stmt | ast.excepthandler) -> range:
     return range(first - 1, node.end_lineno or node.lineno)
 
 
-def user_lines(node: ast.FunctionDef, text: str, def_line: int) -> tuple[int, ...]:
+def user_lines(node: ast.FunctionDef, text: str, def_line: int,
+               parsed: ast.Module | None = None) -> tuple[int, ...]:
     """For each line of `text` (rendered from `node`), the line of the user's file its code
     runs as: the line of the innermost statement around it that came from one of the user's
     (the call's line for an inlined callee's), else `def_line` (the def, the guards on entry).
     The loader compiles the code at these lines, so tracebacks, warnings and `f_lineno` point
-    into the user's file."""
+    into the user's file. `parsed`: `text` parsed, where that is at hand."""
     lines = [def_line] * len(text.splitlines())
     stack: list[tuple[ast.AST, ast.AST, int, bool]] = [
-        (node, ast.parse(text).body[0], def_line, False)]
+        (node, (parsed or ast.parse(text)).body[0], def_line, False)]
     while stack:
         original, rendered, line, own = stack.pop()
         if isinstance(original, (ast.stmt, ast.excepthandler)) \
@@ -637,38 +697,12 @@ def user_lines(node: ast.FunctionDef, text: str, def_line: int) -> tuple[int, ..
     return tuple(lines)
 
 
-def _parses_to(text: str, tree: ast.AST) -> bool:
+def _parses_to(text: str, dumped: str) -> bool:
+    """Whether `text` parses to the tree whose `ast.dump` is `dumped`."""
     try:
-        return _same_tree(ast.parse(text), tree)
+        return ast.dump(ast.parse(text)) == dumped
     except SyntaxError:
         return False
-
-
-def _with_comments(node: ast.FunctionDef, text: str, comments: Callable[[int], str]) -> str:
-    """`text` (rendered from `node`) with `  # comment` at the end of the first line of each
-    statement that came from a line of the user's; a comment that would change the code (after
-    a line continuation, inside a string spanning lines) is left out.
-
-    Which lines may end in a comment is read from one tokenization of the text, and the result
-    is parsed once to check it is the same code (were it not, each comment would be tried on
-    its own, as `_commented_one_by_one` does)."""
-    lines = text.splitlines()
-    rendered_module = ast.parse(text)
-    inside = _lines_ending_inside_a_token(text)
-    wanted: dict[int, str] = {}  # line number → comment
-    for original, copy_ in zip(ast.walk(node), ast.walk(rendered_module.body[0])):
-        line = getattr(original, LINE, 0)
-        if not (line and isinstance(copy_, ast.stmt)) or copy_.lineno in wanted:
-            continue
-        comment = comments(line)
-        if comment and not lines[copy_.lineno - 1].rstrip().endswith("\\") \
-                and copy_.lineno not in inside:
-            wanted[copy_.lineno] = comment
-    commented = [f"{line}  # {wanted[number]}" if number in wanted else line
-                 for number, line in enumerate(lines, 1)]
-    if not _parses_to("\n".join(commented), rendered_module):
-        commented = _commented_one_by_one(lines, wanted, rendered_module)
-    return "\n".join(commented) + "\n"
 
 
 def _lines_ending_inside_a_token(text: str) -> set[int]:
@@ -687,10 +721,11 @@ def _lines_ending_inside_a_token(text: str) -> set[int]:
     return inside
 
 
-def _commented_one_by_one(lines: list[str], wanted: dict[int, str], tree: ast.AST) -> list[str]:
-    """`lines` with each wanted comment that keeps them parsing to `tree`, tried in turn."""
+def _commented_one_by_one(lines: list[str], wanted: dict[int, str], dumped: str) -> list[str]:
+    """`lines` with each wanted comment that keeps them parsing to the tree whose `ast.dump` is
+    `dumped`, tried in turn."""
     for number, comment in wanted.items():
         candidate = lines[:number - 1] + [f"{lines[number - 1]}  # {comment}"] + lines[number:]
-        if _parses_to("\n".join(candidate), tree):
+        if _parses_to("\n".join(candidate), dumped):
             lines = candidate
     return lines

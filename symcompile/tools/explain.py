@@ -19,9 +19,13 @@ changed marked (see `dag_steps.py`).
 from __future__ import annotations
 
 import ast
+<<<<<<< HEAD
 import difflib
 import re
 from dataclasses import dataclass, field
+=======
+from dataclasses import dataclass
+>>>>>>> explain
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +37,11 @@ from ..passes import notes
 from ..passes.notes import Note
 from ..passes.pipeline import PassRun
 from ..runtime import api
+<<<<<<< HEAD
 from . import dag, dag_steps
+=======
+from . import dag, textdiff
+>>>>>>> explain
 from .report import render_fragment, render_html
 
 
@@ -171,16 +179,16 @@ def _kept_as_written(function: ir.Function) -> list[str]:
     return kept
 
 
-def _source_lines(function: ir.Function) -> tuple[list[str], list[int]]:
+def _source_lines(rendered: codegen.Rendering) -> tuple[list[str], list[int]]:
     """The generated source's lines, and for each the line of the user's its statement came
-    from (a statement spanning lines: its first line's)."""
-    tagged = codegen.render_function(function, comments=lambda line: f"from {line}").source
-    lines: list[str] = []
+    from (a statement spanning lines: its first line's; as `rendered.commented` says)."""
+    starts: dict[int, int] = {}
+    for number, line in rendered.places:
+        starts.setdefault(number, line)
+    lines = [line + "\n" for line in rendered.text.splitlines()]
     origins: list[int] = []
-    for line in tagged.splitlines(keepends=True):
-        found = re.search(r"  # from (\d+)$", line.rstrip("\n"))
-        origins.append(int(found.group(1)) if found else origins[-1] if origins else 0)
-        lines.append(line[:found.start()] + "\n" if found else line)
+    for number in range(1, len(lines) + 1):
+        origins.append(starts.get(number, origins[-1] if origins else 0))
     return lines, origins
 
 
@@ -190,28 +198,31 @@ def _range(start: int, stop: int) -> str:
     return f"{start + 1}" if length == 1 else f"{start + (1 if length else 0)},{length}"
 
 
-SourceLines = dict[int, tuple[ir.Function, tuple[list[str], list[int]]]]
+Renderings = dict[int, tuple[ir.Function, codegen.Rendering]]
 
 
-def _source_lines_of(function: ir.Function, rendered: SourceLines) -> tuple[list[str], list[int]]:
-    """`_source_lines` of `function`, rendered once per explanation: a pass run's IR after is
-    the next changing run's IR before (`rendered` keeps them by identity, and alive)."""
+def _rendering_of(function: ir.Function, rendered: Renderings) -> codegen.Rendering:
+    """`function` rendered once per explanation: a pass run's IR after is the next changing
+    run's IR before, the last one's the final IR (`rendered` keeps them by identity, alive)."""
     if id(function) not in rendered:
-        rendered[id(function)] = (function, _source_lines(function))
+        rendered[id(function)] = (function, codegen.rendering(function))
     return rendered[id(function)][1]
 
 
-def _labelled_diff(run: PassRun, rendered: SourceLines) -> str:
+def _labelled_diff(run: PassRun, rendered: Renderings) -> str:
     """A unified diff of the source before and after the pass run, each hunk labelled with the
     rules the pass applied at the user's lines the changed statements come from."""
-    old, old_origins = _source_lines_of(run.before, rendered)
-    new, new_origins = _source_lines_of(run.after, rendered)
+    old, old_origins = _source_lines(_rendering_of(run.before, rendered))
+    new, new_origins = _source_lines(_rendering_of(run.after, rendered))
     parts = ["--- before\n", "+++ after\n"]
-    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
-    for group in matcher.get_grouped_opcodes(2):
+    at_line: dict[int, list[int]] = {}  # the notes at each line, by their place in `run.notes`
+    for index, note in enumerate(run.notes):
+        at_line.setdefault(note.line, []).append(index)
+    for group in textdiff.grouped_opcodes(old, new, 2):
         touched = {origin for tag, i1, i2, j1, j2 in group if tag != "equal"
                    for origin in (*old_origins[i1:i2], *new_origins[j1:j2])}
-        said = tuple(note for note in run.notes if note.line in touched)
+        said = [run.notes[index] for index in sorted(index for line in touched
+                                                     for index in at_line.get(line, ()))]
         label = "  " + "; ".join(notes.counted(said, codegen.expression_text)) if said else ""
         (_, i1, _, j1, _), (_, _, i2, _, j2) = group[0], group[-1]
         parts.append(f"@@ -{_range(i1, i2)} +{_range(j1, j2)} @@{label}\n")
@@ -258,7 +269,7 @@ def explain(func: Any, *args: Any, **kwargs: Any) -> Explanation:
     version = api.version_for(compiled, *args, **kwargs)
     before = version.before if version.log else version.ir  # no pass ran: as it is relied on
     steps = []
-    rendered: SourceLines = {}
+    rendered: Renderings = {}
     lifted = _lifted(version.log)
     for index, run in enumerate(version.log):
         if run.changed:
@@ -267,8 +278,8 @@ def explain(func: Any, *args: Any, **kwargs: Any) -> Explanation:
                               run.before, run.after))
     missed = dict.fromkeys(note.text(codegen.expression_text)
                            for note in _left_alone(version.log))
-    commented = codegen.render_function(version.ir, comments=notes.comments_for(
-        version.ir, version.notes, version.written.lines)).source \
+    commented = _rendering_of(version.ir, rendered).commented(notes.comments_for(
+        version.ir, version.notes, version.written.lines)) \
         if version.ir is not None else version.source
     return Explanation(
         name=compiled.__qualname__,
