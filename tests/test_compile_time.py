@@ -174,7 +174,6 @@ def test_same_answers_an_analysis_learning_locals_leaves_the_shared_findings_alo
     assert third.plain_locals == {"y": frozenset()} and third.relied == set()
 
 
-<<<<<<< HEAD
 def test_never_stuck_the_collector_pauses_while_passes_run(make_module: Loader) -> None:
     """The cyclic garbage collector is paused while the passes run, for functions of any size
     (its collections walked every version of the IR again and again), and runs again after;
@@ -197,7 +196,8 @@ def test_never_stuck_the_collector_pauses_while_passes_run(make_module: Loader) 
         assert not gc.isenabled()
     finally:
         gc.enable()
-=======
+
+
 def _recorded(monkeypatch: pytest.MonkeyPatch, module: object, name: str,
               ) -> list[tuple[object, object]]:
     """Calls of `module.name` from now on: each call's first argument and its result."""
@@ -230,4 +230,3 @@ def test_always_explainable_in_one_rendering_per_function(
     assert len(renders) == 1 + 1 + len(shown)  # the two compiles, and explain's own
     # explain's renderings each parsed once to check them, the comments of the last once more
     assert len(parses) == 2 * compiling + len(shown) + 1
->>>>>>> explain

@@ -19,13 +19,7 @@ changed marked (see `dag_steps.py`).
 from __future__ import annotations
 
 import ast
-<<<<<<< HEAD
-import difflib
-import re
 from dataclasses import dataclass, field
-=======
-from dataclasses import dataclass
->>>>>>> explain
 from pathlib import Path
 from typing import Any
 
@@ -37,11 +31,7 @@ from ..passes import notes
 from ..passes.notes import Note
 from ..passes.pipeline import PassRun
 from ..runtime import api
-<<<<<<< HEAD
-from . import dag, dag_steps
-=======
-from . import dag, textdiff
->>>>>>> explain
+from . import dag, dag_steps, textdiff
 from .report import render_fragment, render_html
 
 
