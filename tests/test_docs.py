@@ -1,108 +1,51 @@
 """The documentation site: it builds without warnings, the pass pages are up to date, and the
-code on the pages runs and prints what the pages say it prints.
+code on the pages (README.md's too) runs and prints what the pages say it prints.
 
-Runnable code on a page is a fenced `python` block right after a `<!-- run -->` line. The
-blocks of one page run in order, in one namespace (as a reader pasting them into one session
-would), each registered in `linecache` so `@symbolic` can read its source. A fenced `text` block
-right after an `<!-- output -->` line is what the runnable block before it prints; a runnable
-block with no such output block must print nothing.
+tests/doc_pages.py says how a page marks its runnable code and runs it; here it runs against
+the source tree, and tests/test_docs_installed.py runs it again from an installed copy.
 """
 
 from __future__ import annotations
 
-import contextlib
 import importlib.util
-import io
-import linecache
 import re
 import subprocess
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from symcompile.passes import pipeline
 from tests import gen_pass_pages
+from tests.doc_pages import (OUTPUT, RUN, Block, CommandFailed, code_blocks, inline_commands,
+                              normalized, run_page)
+
+__all__ = ["Block", "DOCS", "code_blocks", "normalized", "run_page"]  # tests import them here
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
-RUN = "<!-- run -->"
-OUTPUT = "<!-- output -->"
+README = ROOT / "README.md"
 # pages whose every python block must run, so none of their examples can drift from the code
 FULLY_RUN_PAGES = ("tutorial.md", "write-a-pass.md")
-FENCE = re.compile(r"^```(\w*)\s*$")
-
-
-@dataclass(frozen=True)
-class Block:
-    """A fenced code block: its language, first line number (1-based), text and marker line."""
-
-    language: str
-    line: int
-    text: str
-    marker: str
-
-
-def code_blocks(path: Path) -> list[Block]:
-    """The fenced blocks of a Markdown page, each with the non-blank line just above it."""
-    lines = path.read_text(encoding="utf-8").splitlines()
-    blocks: list[Block] = []
-    index = 0
-    while index < len(lines):
-        opening = FENCE.match(lines[index])
-        if not opening:
-            index += 1
-            continue
-        end = next((i for i in range(index + 1, len(lines)) if lines[i].rstrip() == "```"), None)
-        if end is None:
-            raise ValueError(f"{path}: the code block at line {index + 1} is never closed")
-        above = next((lines[i].strip() for i in range(index - 1, -1, -1) if lines[i].strip()), "")
-        blocks.append(Block(opening.group(1), index + 2, "\n".join(lines[index + 1:end]), above))
-        index = end + 1
-    return blocks
-
-
-def normalized(text: str) -> str:
-    return "\n".join(line.rstrip() for line in text.strip("\n").splitlines())
-
-
-def run_page(path: Path, namespace: dict[str, object] | None = None, marker: str = RUN,
-             ) -> list[tuple[Block, str, str]]:
-    """Run a page's runnable blocks (those after a `marker` line) in order, in `namespace` (a
-    new one by default): (block, expected output, actual output) each."""
-    blocks = code_blocks(path)
-    namespace = {} if namespace is None else namespace
-    namespace.setdefault("__name__", f"docs_{path.stem.replace('-', '_')}")
-    results = []
-    for position, block in enumerate(blocks):
-        if block.marker != marker:
-            continue
-        following = blocks[position + 1] if position + 1 < len(blocks) else None
-        expected = following.text if following and following.marker == OUTPUT else ""
-        filename = f"<docs/{path.name} line {block.line}>"
-        text = block.text + "\n"
-        linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
-        printed = io.StringIO()
-        with contextlib.redirect_stdout(printed):
-            exec(compile(text, filename, "exec", dont_inherit=True), namespace)
-        results.append((block, normalized(expected), normalized(printed.getvalue())))
-    return results
 
 
 def pages_with_code() -> list[Path]:
+    """README.md and the docs pages with runnable code."""
     pages = {DOCS / name for name in FULLY_RUN_PAGES}
     pages |= {path for path in DOCS.rglob("*.md") if RUN in path.read_text(encoding="utf-8")}
-    return sorted(pages)
+    return [README, *sorted(pages)]
 
 
 @pytest.mark.parametrize("path", pages_with_code(), ids=lambda path: path.name)
-def test_page_code_prints_what_the_page_shows(path: Path) -> None:
+def test_page_code_prints_what_the_page_shows(path: Path, tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # the files a page writes land there, never in the checkout
+    monkeypatch.syspath_prepend(str(tmp_path))  # and import from there, as in a Python session
     results = run_page(path)
     assert results, f"{path.name} has no runnable blocks"
     for block, expected, actual in results:
         assert actual == expected, (
-            f"docs/{path.name}, the block at line {block.line} printed\n{actual}\n"
+            f"{path.relative_to(ROOT)}, the block at line {block.line} printed\n{actual}\n"
             f"but the page shows\n{expected}")
 
 
@@ -123,6 +66,29 @@ def test_a_wrong_output_on_a_page_is_caught(tmp_path: Path) -> None:
     [(_, expected, actual), (_, quiet_expected, quiet_actual)] = run_page(page)
     assert (expected, actual) == ("3", "2")
     assert quiet_expected == quiet_actual == ""
+
+
+def test_a_page_writes_its_files_and_runs_its_commands(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    page = tmp_path / "page.md"
+    page.write_text("<!-- file: one.py -->\n```python\ndef one():\n    return 1 + 0\n```\n\n"
+                    f"{RUN}\n```console\n$ symcompile optimize one.py\n```\n\n"
+                    f"{OUTPUT}\n```text\ndef one():\n    return 1\n```\n")
+    [(_, expected, actual)] = run_page(page)
+    assert expected == actual == "def one():\n    return 1"
+    page.write_text(f"{RUN}\n```console\n$ symcompile optimize missing.py\n```\n")
+    with pytest.raises(CommandFailed, match=r"`symcompile optimize missing.py` exited 2"):
+        run_page(page)
+
+
+def test_commands_written_in_the_text_are_found(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text("Run `symcompile demo`, or `python -m symcompile\n  --help`; `sc.explain(f)`"
+                    " is not one.\n\n```\npip install . && python -m symcompile demo\n```\n\n"
+                    f"{RUN}\n```console\n$ symcompile --version\n```\n")
+    assert inline_commands(page) == ["symcompile demo", "python -m symcompile --help",
+                                     "python -m symcompile demo"]
 
 
 def test_pass_pages_are_up_to_date() -> None:

@@ -2,7 +2,8 @@
 from ~/.pyenv when it is installed): each frame shows a source line — the compiled function's
 frame the user's own file, line number and line. A first call (which compiles inside the call)
 shows the same frames as a later one: the user's call, the compiled function naming the user's
-line, and what it called; no frame of symcompile's call path (`callpath.tidied`).
+line, and what it called; no frame of symcompile's call path (`callpath.tidied`). So does a
+later call whose check on entry fails (a global rebound, another argument type).
 
 Each interpreter runs `SCRIPT` in a fresh process (a first call, and a call of the installed
 version) and prints the two `traceback.format_exc()` texts as JSON.
@@ -54,15 +55,40 @@ class Helper:
 @sc.symbolic
 def g(a, b, helper):
     return helper.inverse(a + b - 3) * 2
+
+
+def scale(x):
+    return 1 / x
+
+
+def rescale(x):
+    return 2 / x
+
+
+@sc.symbolic
+def h(a, b):
+    return scale(a - b) * 2
+
+
+@sc.symbolic
+def k(a, b):
+    c = a * b
+    return helper(c - 3)
 '''
 
 SCRIPT = '''\
 import json, sys, traceback
+import numpy as np
 sys.path.insert(0, sys.argv[1])
 import user_code
 
+def rebind():
+    user_code.scale = user_code.rescale
+
 texts = []
-for call in [lambda: user_code.f(1, 2)] * 2 + [lambda: user_code.g(1, 2, user_code.Helper())] * 2:
+for call in [lambda: user_code.f(1, 2)] * 2 + [lambda: user_code.g(1, 2, user_code.Helper())] * 2 \\
+        + [lambda: user_code.h(3, 2), rebind] + [lambda: user_code.h(2, 2)] * 2 \\
+        + [lambda: user_code.k(np.ones(3), np.ones(3))] + [lambda: user_code.k(1.0, 3.0)] * 2:
     try:
         call()
     except ZeroDivisionError:
@@ -121,7 +147,7 @@ def test_always_explainable_the_compiled_frame_names_the_users_line(
 
 def test_always_explainable_a_first_call_shows_no_frame_of_symcompile(
         tracebacks: list[str]) -> None:
-    for first_call, installed in (tracebacks[:2], tracebacks[2:]):
+    for first_call, installed in (tracebacks[:2], tracebacks[2:4]):
         assert frames(first_call) == frames(installed)
         assert not [frame for frame in frames(first_call)
                     if "symcompile" in frame[0] or frame[0].startswith("<")]
@@ -132,6 +158,22 @@ def test_always_explainable_a_first_call_shows_no_frame_of_symcompile(
     assert [(Path(file).name, line, name, source) for file, line, name, source in g_frames[2:]] \
         == [("user_code.py", 22, "g", "return helper.inverse(a + b - 3) * 2"),
             ("user_code.py", 17, "inverse", "return 1 / x")]
+
+
+def test_always_explainable_a_failed_check_on_entry_shows_no_frame_of_symcompile(
+        tracebacks: list[str]) -> None:
+    """A later call whose check on entry fails (`return recompile(a, b)` after a global was
+    rebound, `return other_types(a, b)` for another argument type) runs another version, and
+    its traceback shows the frames of a plain call of that version: not the failed version's
+    frame, nor the call path's (`loader.load` tidies those calls)."""
+    stale, recompiled, type_miss, other_type = tracebacks[4:]
+    assert frames(stale) == frames(recompiled)
+    for text, expected in ((stale, (35, "h", "return scale(a - b) * 2")),
+                           (type_miss, (41, "k", "return helper(c - 3)")),
+                           (other_type, (41, "k", "return helper(c - 3)"))):
+        shown = [(Path(file).name, line, name, source) for file, line, name, source in frames(text)]
+        assert [frame[0] for frame in shown[:2]] == ["script.py", "script.py"], text
+        assert shown[2:] == [("user_code.py", *expected)], text
 
 
 def _broken_pass(function: object) -> object:

@@ -18,7 +18,8 @@ free names (and, for a method, inside a class of the same name, so `self.__x` is
 the original). The factory is never called: the code object is taken out of it.
 
 `forwarding_code` makes the other kind of code the call path needs: a function body with the
-original signature that just calls a given Python object with the same arguments.
+original signature that just calls a given Python object with the same arguments. Both kinds
+can leave the call path's frames out of a traceback (`tidy`: see `callpath.tidied`).
 """
 
 from __future__ import annotations
@@ -201,19 +202,63 @@ def at_user_lines(node: ast.FunctionDef, lines: Sequence[int], first_line: int) 
     node.lineno = node.end_lineno = first_line
 
 
-def load(text: str, scope: Scope, lines: Sequence[int] = ()) -> tuple[types.FunctionType, str]:
+Tidy = Callable[[types.TracebackType | None], types.TracebackType | None]
+
+
+def load(text: str, scope: Scope, lines: Sequence[int] = (), tidy: Tidy | None = None,
+         forwarders: Sequence[object] = ()) -> tuple[types.FunctionType, str]:
     """The function defined by the generated `text`, and the linecache filename the text is
     registered under. Its code is code of the user's file (`scope.filename`), at the lines
-    `lines` says each line of `text` runs as (see `at_user_lines`)."""
+    `lines` says each line of `text` runs as (see `at_user_lines`).
+
+    With `tidy`, a call passed on to one of the `forwarders` (the objects a failed check on
+    entry calls: `return recompile(a, b)`) is tidied as forwarding code is: an exception
+    leaving it has its traceback replaced by `tidy(traceback)`, whose first frame is this
+    function's, raised again without adding that frame (the text stays as shown; the `try`
+    costs nothing while nothing is raised)."""
     filename = register_source(text, scope)
     node = ast.parse(text, filename).body[0]
     if not isinstance(node, ast.FunctionDef):
         raise TypeError("generated source must hold a single def")
     at_user_lines(node, lines, scope.first_line)
-    return make_function(compile_def(node, scope.filename, scope), scope), filename
+    names = {name for name, value in scope.bindings.items()
+             if any(value is forwarder for forwarder in forwarders)}
+    objects = _tidy_forwarded(node, names, tidy) if tidy is not None and names else {}
+    code = _with_constants(compile_def(node, scope.filename, scope), objects)
+    return make_function(code, scope), filename
 
 
-Tidy = Callable[[types.TracebackType | None], types.TracebackType | None]
+def _tidy_forwarded(node: ast.FunctionDef, names: set[str], tidy: Tidy) -> dict[str, object]:
+    """Wrap each `return <one of names>(...)` of `node` in `try: ... except ...` (see
+    `_tidying_handler`): the objects its constants' markers stand for."""
+    objects = {f"symcompile tidy {id(tidy)}": tidy, "symcompile BaseException": BaseException}
+    taken = {part.id for part in ast.walk(node) if isinstance(part, ast.Name)}
+    _TidyForwarded(names, _tidying_handler(node.args, taken, *objects)).visit(node)
+    ast.fix_missing_locations(node)
+    return objects
+
+
+class _TidyForwarded(ast.NodeTransformer):
+    """Wraps each `return <name>(...)` calling one of `names` in `try: ... except ...`."""
+
+    def __init__(self, names: set[str], handler: ast.ExceptHandler) -> None:
+        self.names = names
+        self.handler = handler
+
+    def visit_Return(self, node: ast.Return) -> ast.stmt:
+        call = node.value
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) \
+                and call.func.id in self.names:
+            return ast.copy_location(ast.Try([node], [copy.deepcopy(self.handler)], [], []), node)
+        return node
+
+
+def _with_constants(code: types.CodeType, objects: dict[str, object]) -> types.CodeType:
+    """`code` with each constant named in `objects` (a marker string) replaced by its object."""
+    if not objects:
+        return code
+    return code.replace(co_consts=tuple(objects.get(const, const) if isinstance(const, str)
+                                        else const for const in code.co_consts))
 
 
 def forwarding_code(params: ast.arguments, scope: Scope, target: Callable[..., object],
@@ -232,30 +277,28 @@ def forwarding_code(params: ast.arguments, scope: Scope, target: Callable[..., o
     body: list[ast.stmt] = [forwarding_call(params, ast.Constant(next(iter(objects))))]
     if tidy is not None:
         objects |= {f"symcompile tidy {id(tidy)}": tidy, "symcompile BaseException": BaseException}
-        body = [_tidying(body, params, *list(objects)[1:])]
+        body = [ast.Try(body, [_tidying_handler(params, set(), *list(objects)[1:])], [], [])]
     node = with_type_params(ast.FunctionDef(name, copy.deepcopy(params), body, [], None, None,
                                             lineno=1, col_offset=0))
     ast.fix_missing_locations(node)
     at_user_lines(node, (), 1)  # no columns: the line traceback shows is FORWARDING_LINE
-    code = compile_def(node, FORWARDING_FILE, scope)
+    code = _with_constants(compile_def(node, FORWARDING_FILE, scope), objects)
     _register_forwarding_line()
-    consts = tuple(objects.get(const, const) if isinstance(const, str) else const
-                   for const in code.co_consts)
-    return code.replace(co_consts=consts)
+    return code
 
 
-def _tidying(body: list[ast.stmt], params: ast.arguments, tidy: str, base: str) -> ast.Try:
-    """`try: <body> except BaseException as e: e.__traceback__ = tidy(e.__traceback__); raise`
-    (`e` a name no parameter has; `tidy` and `BaseException` the constants' markers)."""
-    taken = {arg.arg for arg in (*params.posonlyargs, *params.args, *params.kwonlyargs,
-                                 params.vararg, params.kwarg) if arg is not None}
+def _tidying_handler(params: ast.arguments, taken: set[str], tidy: str,
+                     base: str) -> ast.ExceptHandler:
+    """`except BaseException as e: e.__traceback__ = tidy(e.__traceback__); raise` (`e` a name
+    no parameter has, nor any of `taken`; `tidy` and `BaseException` the constants' markers)."""
+    taken = taken | {arg.arg for arg in (*params.posonlyargs, *params.args, *params.kwonlyargs,
+                                         params.vararg, params.kwarg) if arg is not None}
     error = next(name for name in (f"symcompile_error{'_' * n}" for n in itertools.count())
                  if name not in taken)
     traceback = ast.Attribute(ast.Name(error, ast.Load()), "__traceback__", ast.Load())
     fix = ast.Assign([ast.Attribute(ast.Name(error, ast.Load()), "__traceback__", ast.Store())],
                      ast.Call(ast.Constant(tidy), [traceback], []))
-    handler = ast.ExceptHandler(ast.Constant(base), error, [fix, ast.Raise(None, None)])
-    return ast.Try(body, [handler], [], [])
+    return ast.ExceptHandler(ast.Constant(base), error, [fix, ast.Raise(None, None)])
 
 
 def _register_forwarding_line() -> None:

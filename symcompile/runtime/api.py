@@ -128,8 +128,8 @@ class SymbolicFunction:
         (the original's scope padded with empty cells)."""
         scope = self.cache.scope
         padded = dataclasses.replace(scope, padding=free_count - len(scope.closure))
-        tidy = functools.partial(callpath.tidied, filename=self.original.__code__.co_filename)
-        return loader.forwarding_code(self.cache.source.function.node.args, padded, target, tidy)
+        return loader.forwarding_code(self.cache.source.function.node.args, padded, target,
+                                      self.cache.tidy)
 
     def _stub(self, free_count: int) -> types.CodeType:
         """The compiling stub, for a public function whose closure has `free_count` cells."""

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import functools
 import inspect
 import struct
 import threading
@@ -260,6 +261,8 @@ class FunctionCache:
         self.installed_key: Hashable | None = None
         self.source = compiler.Source.of(original)
         self.scope = loader.Scope.of(original)
+        # a traceback through a call's compiled code reads as one through the user's code
+        self.tidy = functools.partial(callpath.tidied, filename=original.__code__.co_filename)
         self.pass_through = bool(original.__code__.co_flags & frontend.PASS_THROUGH_FLAGS)
         self.store: VersionCache[Version] = VersionCache()
         self.lock = threading.Lock()
@@ -603,7 +606,7 @@ class FunctionCache:
         """Loaded in the original's world, its checks on entry calling back here."""
         free_count = self.public.closure_size() if self.public is not None else 0
         return compiler.Loading(self.scope, self.original.__doc__, self.stale_call,
-                                self.type_miss, free_count)
+                                self.type_miss, free_count, self.tidy)
 
     def _reentered(self) -> SymbolicError:
         return self._error("its compiled code was asked for while it was being compiled",

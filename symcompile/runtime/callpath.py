@@ -14,8 +14,10 @@ first call, failed guard, failed type check, check mode), and the rules that kee
   (`Busy`), runs the original Python instead.
 - An exception leaving the code a call runs shows the user's frames only (`tidied`): on a first
   call the forwarding code drops its own frame and the call path's from the traceback, so it
-  reads as a later call's does (user's call, compiled function, what it called). Exceptions
-  from symcompile's own code (the compiler's) keep every frame.
+  reads as a later call's does (user's call, compiled function, what it called); so does a
+  compiled version whose check on entry failed (`return recompile(a, b)`, see
+  `loader.load`), for the version that ran instead. Exceptions from symcompile's own code (the
+  compiler's) keep every frame.
 """
 
 from __future__ import annotations
@@ -59,10 +61,10 @@ def on_call_path(function: F) -> F:
 
 def tidied(traceback: types.TracebackType | None,
            filename: str) -> types.TracebackType | None:
-    """The traceback of an exception leaving forwarding code (its first frame), without that
-    frame and the call path's frames after it when the code they led to is the user's (from
-    `filename`: the compiled version or the original); otherwise as it is. Exact: a frame is
-    left out only by its code object."""
+    """The traceback of an exception leaving forwarding code or a failed check on entry (its
+    first frame), without that frame and the call path's frames after it when the code they
+    led to is the user's (from `filename`: the compiled version or the original); otherwise
+    as it is. Exact: a frame is left out only by its code object."""
     inner = traceback.tb_next if traceback is not None else None
     while inner is not None and inner.tb_frame.f_code in _PATH_CODES:
         inner = inner.tb_next

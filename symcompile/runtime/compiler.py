@@ -87,13 +87,15 @@ class Loading:
     """How a live function's version is loaded: in the original's world (`scope`), with at
     least `free_count` free variables (the public function's closure, which only grows), the
     original's docstring, and its checks on entry sending a call that fails them to
-    `recompile` (a global rebound, a static value changed) or `type_miss` (another type)."""
+    `recompile` (a global rebound, a static value changed) or `type_miss` (another type);
+    with `tidy`, an exception leaving such a call has its traceback tidied (`loader.load`)."""
 
     scope: loader.Scope
     doc: str | None
     recompile: Callable[..., object]
     type_miss: Callable[..., object]
     free_count: int = 0
+    tidy: loader.Tidy | None = None
 
 
 @dataclasses.dataclass
@@ -244,7 +246,8 @@ def _loaded(generated: codegen.Generated, shared_cells: Mapping[str, types.CellT
     padding = loading.free_count - len(set(closure) | set(generated.bindings))
     scope = dataclasses.replace(loading.scope, closure=closure, bindings=generated.bindings,
                                 padding=max(padding, 0))
-    loaded, filename = loader.load(generated.source, scope, generated.lines)
+    loaded, filename = loader.load(generated.source, scope, generated.lines, loading.tidy,
+                                   (loading.recompile, loading.type_miss))
     loaded.__doc__ = loading.doc
     weakref.finalize(loaded, loader.forget_source, filename)
     return loaded, filename
