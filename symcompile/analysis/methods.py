@@ -1,7 +1,8 @@
 """Methods of user classes: which function an operation on an instance calls, and the test
 that says, where it runs, that it still calls that function.
 
-An analysis for inline_calls, which inlines `m[i, j]` as `Matrix.__getitem__`'s body when the
+An analysis for inline_calls, which inlines `m[i, j]` as `Matrix.__getitem__`'s body (and
+`m[i, j] = v` as `Matrix.__setitem__`'s) when the
 version is compiled for an argument `m` of exactly the class `Matrix` (the runtime passes such
 classes among the argument types, see `receiver_class`). Python finds the method an operator
 calls on the type, never on the instance: `m[i, j]` runs the first `__getitem__` of
@@ -22,6 +23,9 @@ from .. import ir
 
 # the operations on an instance whose method is inlined, by the method's name
 SUBSCRIPT_METHOD = "__getitem__"
+STORE_METHOD = "__setitem__"  # `m[i, j] = v`
+# the methods whose operations inline_calls inlines: a class defining one is passed as a kind
+INLINED_METHODS = (SUBSCRIPT_METHOD, STORE_METHOD)
 # a heap type (a class made by a `class` statement), as `type.__flags__` says
 _HEAPTYPE = 1 << 9
 
@@ -33,7 +37,7 @@ def receiver_class(value: object) -> type | None:
     cls = type(value)
     if not _plain_class(cls):
         return None
-    return cls if _lookup(cls, SUBSCRIPT_METHOD) is not None else None
+    return cls if any(_lookup(cls, name) is not None for name in INLINED_METHODS) else None
 
 
 def _plain_class(cls: type) -> bool:

@@ -185,7 +185,48 @@ class _Inliner:
             bound = bound_after(tuple(statements), bound)
             if isinstance(result, ir.Name) and result.id in self.names.made:
                 bound |= {result.id}  # every path through the body that gets here assigned it
+        if (stored := self._stored(stmt, bound, env)) is not None:
+            return (*hoisted, *stored, *trailing)
         return (*hoisted, stmt, *trailing) if hoisted else stmt
+
+    def _stored(self, stmt: ir.Stmt, bound: frozenset[str], env: TypeEnv,
+                ) -> list[ir.Stmt] | None:
+        """`m[i, j] = v` (its value's calls inlined already) as the body of the `__setitem__`
+        it calls, behind the check of `m`'s class and method, with the statement as written
+        where the check fails; None where it is not inlined. Python evaluates `v`, then `m`
+        and the index, then looks the method up: the receiver and the index must be quiet, and
+        a value that is not is computed first, into a temporary (released after, if it may
+        own a value with a finalizer)."""
+        match stmt:
+            case ir.Assign((ir.Subscript(ir.Name() as receiver, index) as stored,), value) \
+                    if id(stored) not in self.checks.fallbacks:
+                pass
+            case _:
+                return None
+        site = _method_site(stored, env, stmt.loc, methods.STORE_METHOD)
+        items = index.elts if isinstance(index, ir.Build) and index.kind == "tuple" else (index,)
+        if site is None or not all(is_quiet(expr, bound) for expr in (receiver, *items)):
+            return None
+        before: list[ir.Stmt] = []
+        after: list[ir.Stmt] = []
+        if not is_quiet(value, bound):
+            temporary = self.names.fresh("t")
+            before.append(ir.Assign((ir.Name(temporary),), value, stmt.loc))
+            if owned(value, env):
+                after.append(release(temporary, stmt.loc))
+            value = ir.Name(temporary)
+            stmt = ir.Assign((stored,), value, stmt.loc)
+        call = ir.Call(site.call.func, (*site.call.args, value), ())
+        target = self.callees.target(call, stmt.loc, True, True)
+        expanded = None if target is None else self.bodies.expand(call, target, stmt, env, True)
+        if expanded is None:
+            return None
+        statements, _, released = expanded
+        self.checks.fallbacks.add(id(stored))
+        self.checks.said_checked(call, stmt.loc, site)
+        self.effects.learn(statements)
+        checked = ir.If(site.check, (*statements, *released), (stmt,), stmt.loc)
+        return [*before, checked, *after]
 
     def _first_call(self, stmt: ir.Stmt, bound: frozenset[str], dirty: bool, env: TypeEnv,
                     ) -> tuple[ir.Call, Target, list[ir.Expr], bool, MethodSite | None] | None:
@@ -241,21 +282,23 @@ class _Inliner:
         return None
 
 
-def _method_site(node: ir.Expr, env: TypeEnv, loc: ir.Loc) -> MethodSite | None:
-    """`m[i, j]` as a site of the method it calls, where the version is compiled for an `m`
-    of exactly a user class whose `__getitem__` is a plain function (else None, with a note
-    saying why, for a class that is not a number type)."""
+def _method_site(node: ir.Expr, env: TypeEnv, loc: ir.Loc,
+                 method: str = methods.SUBSCRIPT_METHOD) -> MethodSite | None:
+    """`m[i, j]` as a site of the method it calls (`method`: `__getitem__`, or `__setitem__`
+    where it is stored to), where the version is compiled for an `m` of exactly a user class
+    whose method is a plain function (else None, with a note saying why, for a class that is
+    not a number type)."""
     if not (isinstance(node, ir.Subscript) and isinstance(node.value, ir.Name)):
         return None
     known = env.get(node.value.id)
     cls = known.type if known is not None else None
     if not isinstance(cls, type) or known is None or known.is_number:
         return None
-    function, why = methods.resolved_method(cls, methods.SUBSCRIPT_METHOD)
+    function, why = methods.resolved_method(cls, method)
     if function is None:
         notes.missed("inline", "not inlined {}: {}", node, why, loc=loc)
         return None
-    check = methods.method_check(node.value, cls, methods.SUBSCRIPT_METHOD, function)
+    check = methods.method_check(node.value, cls, method, function)
     call = ir.Call(ir.Const(function), (node.value, node.index), ())
     return MethodSite(node, node.value, function.__qualname__, check, call)
 
