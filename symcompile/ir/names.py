@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator, TypeVar
 
 from .. import ir
+from .ops import binary_methods
 from .rewrite import (
     expr_children,
     header_expression,
@@ -552,6 +553,9 @@ def _method_fallback(test: ir.Expr, operation: ir.Expr) -> bool:
     match _method_tested(test), operation:
         case (receiver, "__getitem__"), ir.Subscript(value):
             return value == receiver
+        case (receiver, method), ir.Op(op, (left, _)):
+            return (methods := binary_methods(op)) is not None and method == methods[0] \
+                and left == receiver
     return False
 
 
