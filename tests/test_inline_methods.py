@@ -221,3 +221,95 @@ def test_never_a_wrong_answer_reflected_operator_of_subclass_first(make_module: 
     compiled(module.Vec(1.0), module.Vec(2.0))
     assert_equivalent(module.f, compiled, (module.Vec(1.0), module.Right(2.0)))
     assert compiled(module.Vec(1.0), module.Right(2.0)) == 0.0
+
+
+STORE = MATRIX.replace("""
+    def trace_sum(m):""", """
+        def __setitem__(self, index, value):
+            i, j = index
+            self.data[i * self.cols + j] = value
+
+
+    def scaled(m, k):
+        for i in range(m.rows):
+            for j in range(m.cols):
+                m[i, j] = m[i, j] * k
+        m[0, 0] = -1.0
+        return m.data
+
+
+    def trace_sum(m):""")
+
+
+def test_never_a_wrong_answer_store_inlined_as_setitem(make_module: Make) -> None:
+    module = make_module(STORE)
+    compiled = sc.symbolic(module.scaled)
+    assert compiled(module.Matrix(2, 3), 2.0) == module.scaled(module.Matrix(2, 3), 2.0) \
+        == [-1.0, 2.0, 4.0, 6.0, 8.0, 10.0]
+    source = sc.source(compiled, module.Matrix(2, 3), 2.0)
+    assert "m.data[i * m.cols + j] = t" in source and "Matrix.__setitem__ is setitem" in source
+    assert "inline Matrix.__setitem__" in str(sc.explain(compiled, module.Matrix(2, 3), 2.0))
+    assert_equivalent(module.scaled, compiled, (module.Matrix(3, 2), 0.5))
+
+
+def test_never_a_wrong_answer_store_subclass_and_rebound_setitem(make_module: Make) -> None:
+    module = make_module(STORE + """
+    class Logged(Matrix):
+        def __setitem__(self, index, value):
+            self.data[0] += 100.0
+    """)
+    compiled = sc.symbolic(module.scaled)
+    compiled(module.Matrix(2, 2), 3.0)  # compiled for Matrix
+    assert_equivalent(module.scaled, compiled, (module.Logged(2, 2), 3.0))
+    module.Matrix.__setitem__ = lambda self, index, value: None
+    assert compiled(module.Matrix(2, 2), 3.0) == module.scaled(module.Matrix(2, 2), 3.0) \
+        == [0.0, 1.0, 2.0, 3.0]
+
+
+def test_side_effects_in_order_store_value_evaluated_before_the_check(make_module: Make) -> None:
+    module = make_module(STORE + """
+    class Other(Matrix):
+        def __setitem__(self, index, value):
+            self.data[0] = 1000.0
+
+
+    def filled(m, hook):
+        for i in range(m.rows):
+            m[i, 0] = hook(m, i)
+        return m.data
+
+
+    def retype(m, i):
+        if i == 1:
+            m.__class__ = Other
+        return float(i)
+    """)
+    compiled = sc.symbolic(module.filled)
+    compiled(module.Matrix(3, 1), lambda m, i: 0.0)
+    assert "Matrix.__setitem__ is setitem" in sc.source(compiled, module.Matrix(3, 1), module.retype)
+    assert_equivalent(module.filled, compiled, (module.Matrix(3, 1), module.retype))
+    assert compiled(module.Matrix(3, 1), module.retype) == [1000.0, 1.0, 2.0]
+
+
+def test_same_exceptions_store_errors_inside_and_without_setitem(make_module: Make) -> None:
+    module = make_module(STORE + """
+    class ReadOnly:
+        def __getitem__(self, index):
+            return 0.0
+
+
+    def put(m, i, v):
+        m[i, i] = v
+        return m[0, 0]
+    """)
+    compiled = sc.symbolic(module.put)
+    compiled(module.Matrix(2, 2), 1, 5.0)
+    with pytest.raises(IndexError, match="list assignment index out of range"):
+        compiled(module.Matrix(2, 2), 4, 5.0)
+    assert_equivalent(module.put, compiled, (module.Matrix(2, 2), 4, 5.0))
+    assert_equivalent(module.put, compiled, (module.Matrix(2, 2), "x", 5.0))
+    with pytest.raises(TypeError, match="'ReadOnly' object does not support item assignment"):
+        compiled(module.ReadOnly(), 0, 1.0)
+    fresh = sc.symbolic(module.put)
+    assert_equivalent(module.put, fresh, (module.ReadOnly(), 0, 1.0))
+    assert "ReadOnly has no __setitem__" in str(sc.explain(fresh, module.ReadOnly(), 0, 1.0))

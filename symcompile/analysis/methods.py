@@ -1,7 +1,8 @@
 """Methods of user classes: which function an operation on an instance calls, and the test
 that says, where it runs, that it still calls that function.
 
-An analysis for inline_calls, which inlines `m[i, j]` as `Matrix.__getitem__`'s body when the
+An analysis for inline_calls, which inlines `m[i, j]` as `Matrix.__getitem__`'s body (and
+`m[i, j] = v` as `Matrix.__setitem__`'s) when the
 version is compiled for an argument `m` of exactly the class `Matrix` (the runtime passes such
 classes among the argument types, see `receiver_class`). Python finds the method an operator
 calls on the type, never on the instance: `m[i, j]` runs the first `__getitem__` of
@@ -19,9 +20,15 @@ from __future__ import annotations
 import types
 
 from .. import ir
+from ..ir.ops import OPS, binary_methods
+from ..ir.rewrite import walk_statements
 
 # the operations on an instance whose method is inlined, by the method's name
 SUBSCRIPT_METHOD = "__getitem__"
+STORE_METHOD = "__setitem__"  # `m[i, j] = v`
+# the methods whose operations inline_calls inlines: a class defining one is passed as a kind
+INLINED_METHODS = (SUBSCRIPT_METHOD, STORE_METHOD,
+                   *(pair[0] for name in OPS if (pair := binary_methods(name)) is not None))
 # a heap type (a class made by a `class` statement), as `type.__flags__` says
 _HEAPTYPE = 1 << 9
 
@@ -33,7 +40,13 @@ def receiver_class(value: object) -> type | None:
     cls = type(value)
     if not _plain_class(cls):
         return None
-    return cls if _lookup(cls, SUBSCRIPT_METHOD) is not None else None
+    return cls if any(_lookup(cls, name) is not None for name in INLINED_METHODS) else None
+
+
+def receiver_class_kind(kind: object) -> bool:
+    """Whether an argument's kind is a class `receiver_class` passes (not a number type)."""
+    return isinstance(kind, type) and kind not in (bool, int, float, complex) \
+        and _plain_class(kind)
 
 
 def _plain_class(cls: type) -> bool:
@@ -64,10 +77,50 @@ def resolved_method(cls: object, name: str) -> tuple[types.FunctionType | None, 
     return found, ""
 
 
-def method_check(receiver: ir.Expr, cls: type, name: str,
-                 function: types.FunctionType) -> ir.Expr:
+def method_check(receiver: ir.Expr, cls: type, name: str, function: types.FunctionType,
+                 *more: ir.Expr) -> ir.Expr:
     """`type(m) is Matrix and Matrix.__getitem__ is getitem`: that the operation on `receiver`
     still calls `function` (see `ir.names.falls_back`, which recognizes this test)."""
     exact = ir.Compare(("is",), (ir.Call(ir.Const(type), (receiver,), ()), ir.Const(cls)))
     same = ir.Compare(("is",), (ir.Attribute(ir.Const(cls), name), ir.Const(function)))
-    return ir.BoolOp("and", (exact, same))
+    return ir.BoolOp("and", (exact, same, *more))
+
+
+def operand_check(operand: ir.Expr, cls: type, known: object) -> ir.Expr | None:
+    """For `a + b` inlined as `cls.__add__(a, b)`: the test that `type(b)` is not a proper
+    subclass of `cls` (whose reflected method Python would call first), `type(b) is D` for
+    the class `b` is known to be in the version (`cls` where not known); None where nothing
+    needs testing (a number type: never a subclass of a plain class)."""
+    if known in (bool, int, float, complex):
+        return None
+    expected = known if isinstance(known, type) and _plain_class(known) else cls
+    if expected is not cls and issubclass(expected, cls):
+        expected = cls  # (a proper subclass may reflect: only `cls` itself is inlined for)
+    return ir.Compare(("is",), (ir.Call(ir.Const(type), (operand,), ()), ir.Const(expected)))
+
+
+def may_return_not_implemented(callee: types.FunctionType, body: tuple[ir.Stmt, ...]) -> bool:
+    """Whether a binary operator's method may return NotImplemented (then Python tries the
+    other operand's reflected method, which an inlined body would not): unless each `return`
+    gives an operator's or comparison's result, a display, a constant other than
+    NotImplemented, or an instance made by calling a plain class of its module (no `__new__`
+    of its own) — and falling off the end returns None."""
+    return any(isinstance(stmt, ir.Return) and not _never_not_implemented(stmt.value, callee)
+               for stmt in walk_statements(body))
+
+
+def _never_not_implemented(value: ir.Expr | None, callee: types.FunctionType) -> bool:
+    match value:
+        case None | ir.Compare() | ir.Build() | ir.DictDisplay():
+            return True
+        case ir.Const(constant):
+            return constant is not NotImplemented
+        case ir.Op(op):
+            return OPS[op].kind == "binary" or op == "not"
+        case ir.IfExp(_, body, orelse):
+            return _never_not_implemented(body, callee) and _never_not_implemented(orelse, callee)
+        case ir.Call(ir.Name(name)):
+            made = callee.__globals__.get(name)
+            return isinstance(made, type) and _plain_class(made) \
+                and not any("__new__" in klass.__dict__ for klass in made.__mro__[:-1])
+    return False

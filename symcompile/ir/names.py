@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator, TypeVar
 
 from .. import ir
+from .ops import binary_methods
 from .rewrite import (
     expr_children,
     header_expression,
@@ -549,18 +550,37 @@ def falls_back(test: ir.Expr, call: ir.Expr) -> bool:
 
 
 def _method_fallback(test: ir.Expr, operation: ir.Expr) -> bool:
-    match test, operation:
-        case (ir.BoolOp("and", (ir.Compare(("is",), (ir.Call(ir.Const(exact), (receiver,)), _)),
-                                ir.Compare(("is",), (ir.Attribute(_, "__getitem__"), _)))),
-              ir.Subscript(value)) if exact is type:
+    match _method_tested(test), operation:
+        case (receiver, "__getitem__"), ir.Subscript(value):
             return value == receiver
+        case (receiver, method), ir.Op(op, (left, _)):
+            return (methods := binary_methods(op)) is not None and method == methods[0] \
+                and left == receiver
     return False
+
+
+def _method_tested(test: ir.Expr) -> tuple[ir.Expr, str] | None:
+    """The receiver and the method a method check tests (`m` and `__getitem__` in `type(m) is
+    Matrix and Matrix.__getitem__ is getitem`, see analysis.methods.method_check), or None."""
+    match test:
+        case ir.BoolOp("and", (ir.Compare(("is",), (ir.Call(ir.Const(exact), (receiver,)), _)),
+                               ir.Compare(("is",), (ir.Attribute(_, method), _)), *_)) \
+                if exact is type:
+            return receiver, method
+    return None
 
 
 def check_fallback(stmt: ir.If) -> ir.Expr | None:
     """The call a check at a call falls back to (`if add is add_2: ... else: r = add(...)`,
-    or any statement that is all that call: `else: t += add(...)`), or None."""
-    if len(stmt.orelse) == 1 and isinstance(stmt.orelse[0], WHOLE_CALL_STATEMENTS) \
+    or any statement that is all that call: `else: t += add(...)`), or the subscript a method
+    check of `__setitem__` falls back to storing (`else: m[i, j] = v`); or None."""
+    if len(stmt.orelse) != 1:
+        return None
+    match _method_tested(stmt.test), stmt.orelse[0]:
+        case (receiver, "__setitem__"), ir.Assign((ir.Subscript(value) as stored,)) \
+                if value == receiver:
+            return stored
+    if isinstance(stmt.orelse[0], WHOLE_CALL_STATEMENTS) \
             and (call := header_expression(stmt.orelse[0])) is not None \
             and falls_back(stmt.test, call):
         return call

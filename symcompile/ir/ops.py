@@ -83,6 +83,19 @@ OPS: dict[str, OpInfo] = {info.name: info for info in _TABLE}
 OP_BY_AST_CLASS: dict[type[ast.AST], OpInfo] = {info.ast_class: info for info in _TABLE}
 
 
+# the binary operators whose special method is not named after the op (`__or__` for "bitor")
+_METHOD_STEMS = {"bitor": "or", "bitxor": "xor", "bitand": "and"}
+
+
+def binary_methods(name: str) -> tuple[str, str] | None:
+    """The special methods `a <op> b` calls, `type(a)`'s and the reflected one of `type(b)`
+    (`__add__` and `__radd__` for "add"), or None where `name` is not a binary operator."""
+    if name not in OPS or OPS[name].kind != "binary":
+        return None
+    stem = _METHOD_STEMS.get(name, name)
+    return f"__{stem}__", f"__r{stem}__"
+
+
 def op_for_ast(node: ast.AST) -> OpInfo:
     """The table entry for an operator AST node such as `ast.Add()`."""
     return OP_BY_AST_CLASS[type(node)]
