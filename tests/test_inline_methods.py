@@ -313,3 +313,43 @@ def test_same_exceptions_store_errors_inside_and_without_setitem(make_module: Ma
     fresh = sc.symbolic(module.put)
     assert_equivalent(module.put, fresh, (module.ReadOnly(), 0, 1.0))
     assert "ReadOnly has no __setitem__" in str(sc.explain(fresh, module.ReadOnly(), 0, 1.0))
+
+
+def test_never_a_wrong_answer_index_that_changes_the_class_before_the_lookup(
+        make_module: Make) -> None:
+    """`m[switch(), 0]`: Python evaluates the index, then looks `__getitem__` up on the class
+    `m` has then; a check made before the index ran would run the stale class's body."""
+    module = make_module(MATRIX + """
+    class Other(Matrix):
+        def __getitem__(self, index):
+            return 100.0
+
+
+    HOLDER = []
+
+
+    def switch():
+        HOLDER[0].__class__ = Other
+        return 0
+
+
+    CALLS = {"switch": switch}
+
+
+    def first_plus_one(m):
+        return m[CALLS["switch"](), 0] + 1.0
+
+
+    def shifted(m, i, j):
+        return m[i + 1, j * 2]
+    """)
+    compiled = sc.symbolic(module.first_plus_one)
+    for function in (module.first_plus_one, compiled, compiled):
+        m = module.Matrix(2, 2)
+        module.HOLDER[:] = [m]
+        assert function(m) == 101.0
+    assert "its index may run code" in str(sc.explain(module.first_plus_one, module.Matrix(2, 2)))
+    # an index of int arithmetic on the version's ints runs no code: inlined
+    shifted = sc.symbolic(module.shifted)
+    assert shifted(module.Matrix(3, 3), 1, 1) == module.shifted(module.Matrix(3, 3), 1, 1)
+    assert "Matrix.__getitem__ is getitem" in sc.source(shifted, module.Matrix(3, 3), 1, 1)

@@ -269,6 +269,12 @@ class _Inliner:
                     and (why := _operator_refusal(site, target, bound)):
                 refused(node, why, stmt.loc)
                 continue
+            if site is not None and isinstance(site.operation, ir.Subscript) \
+                    and not _quiet_index(site.operation.index, bound, env):
+                # Python evaluates the index before it looks the method up, and evaluating
+                # this one may run code that changes the class: the check would come first
+                refused(node, "its index may run code before the method is looked up", stmt.loc)
+                continue
             if checked and any(isinstance(arg, ir.Name) and arg.id in self.caller_locals
                                and arg.id not in bound
                                for arg in (*node.args, *(kw.value for kw in node.keywords))):
@@ -300,6 +306,25 @@ def _operator_refusal(site: MethodSite, target: Target, bound: frozenset[str]) -
         # constructor's, `Vec2(...)`: measured 0.9-1.0x on CPython 3.11 and 3.13)
         return "its body calls a function: saving one call does not pay for the check"
     return ""
+
+
+def _quiet_index(index: ir.Expr, bound: frozenset[str], env: TypeEnv) -> bool:
+    """Whether evaluating the index of `m[index]` runs no code and raises nothing: locals and
+    constants, tuples of them, and `+ - *` of ints and floats the version knows."""
+    match index:
+        case ir.Build("tuple", parts):
+            return all(_quiet_index(part, bound, env) for part in parts)
+        case ir.Op("add" | "sub" | "mul", (left, right)):
+            return all(_quiet_index(operand, bound, env) and _plain_number(operand, env)
+                       for operand in (left, right))
+    return is_quiet(index, bound)
+
+
+def _plain_number(expr: ir.Expr, env: TypeEnv) -> bool:
+    if isinstance(expr, ir.Const):
+        return type(expr.value) in (int, float)
+    known = env.get(expr.id) if isinstance(expr, ir.Name) else None
+    return known is not None and known.type in (int, float)
 
 
 def _operator_site(node: ir.Op, env: TypeEnv, loc: ir.Loc) -> MethodSite | None:
