@@ -267,10 +267,13 @@ class _Vectorizer:
                     self._write(target, value, env, nest, temps, inner.loc, nest.branch)
         nest.branch = outer
 
-    def _count(self, name: str, amount: int, env: TypeEnv, nest: Nest, loc: ir.Loc) -> None:
-        """`count += 1` under a test on elements: an int local (a Python int: exact, never
-        overflows) increased by `amount * count_nonzero(mask)`, where the mask has an element
-        for every iteration (its tests move with every loop)."""
+    def _count(self, name: str, op: str, value: ir.Expr, env: TypeEnv, nest: Nest, loc: ir.Loc) -> None:
+        """`count += 1` (`-= 3`) under a test on elements: an int local (a Python int: exact,
+        never overflows) increased by `amount * count_nonzero(mask)`, where the mask has an
+        element for every iteration (its tests move with every loop)."""
+        if op not in ("add", "sub") or not isinstance(value, ir.Const) or type(value.value) is not int:
+            raise Refused("updates {} with {}: only adding an int constant counts", name, value)
+        amount = value.value if op == "add" else -value.value
         known = env.get(name)
         if known is None or known.type is not int or not self._local(name, nest) \
                 or name not in self.bound.get(id(nest.loop), frozenset()):
@@ -734,11 +737,12 @@ def _masked_statements(stmt: ir.If) -> bool:
                for inner in stmt.body + stmt.orelse)
 
 
-def _counted(stmt: ir.Stmt) -> tuple[str, int] | None:
-    """`count += 3` (`-= 3`: -3): the name and what an int constant adds to it."""
+def _counted(stmt: ir.Stmt) -> tuple[str, str, ir.Expr] | None:
+    """`count += 3`: the name, the operator and the value of an augmented local (a counter
+    if `_count` accepts it)."""
     match stmt:
-        case ir.AugAssign(ir.Name(name), "add" | "sub" as op, ir.Const(amount)) if type(amount) is int:
-            return name, amount if op == "add" else -amount
+        case ir.AugAssign(ir.Name(name), op, value):
+            return name, op, value
     return None
 
 
