@@ -12,9 +12,12 @@ What must hold, each checked where it runs or proven here (see docs/rules.md):
   expressions of names the nest does not assign, `len(a)`, `a.shape[k]`: each such name is
   checked to be an `int` on entry) whose innermost body assigns elements of arrays the version
   knows (`out[i, j] = ...`, `out[i][j] += ...`), scalar locals computed afresh each turn, and
-  elements under an `if` on elements (a mask: `np.copyto(out[...], value, where=mask)`; in a
-  reduction, `np.where`); an element stored as a plain number and read back is read as the
-  array's element type (`float32(out_new)`);
+  elements under an `if` (or an if/elif chain) on elements (a mask per branch: `np.copyto(out[
+  ...], value, where=mask)`; in a reduction, `np.where`); an element stored as a plain number
+  and read back is read as the array's element type (`float32(out_new)`);
+- counting reductions: an int local increased by an int constant under element tests, and not
+  otherwise touched in the loop (`if s[i - 1] < level <= s[i]: count += 1`), is increased by
+  `C * int(count_nonzero(mask))` (Python ints: exact) after the array code;
 - reductions in order: loops no written index moves with (`k` of `c[i, j] += a[i, k] * b[k,
   j]`, outer, middle or inner) stay Python loops around array code over the others, when each
   written element is read and written only as itself (`c[i, j]`, never `c[i + 1, j]`): every
@@ -27,7 +30,9 @@ What must hold, each checked where it runs or proven here (see docs/rules.md):
   and written lies inside its array (checked on entry: else the loop runs and raises, or wraps,
   exactly as written); a written array shares no memory with another array the loop touches;
 - no iteration reads what an earlier iteration wrote (Jacobi yes, Gauss-Seidel no; `z[i + 1] =
-  f(z[i])` stays a loop), and each element is written by one iteration;
+  f(z[i])` stays a loop), and each element is written by one iteration; within an iteration,
+  nothing is read after a conditional write to its array unless in another branch of the same
+  `if` (the elif's `out[i] < lo` after `if out[i] > hi: out[i] = hi`: it reads the value before);
 - only operations whose NumPy array loops give the same bits and raise the same way as the
   scalars do: `+ - * /` with a float32/float64 result, comparisons, `& | ^ ~` on ints and
   bools, `abs` and unary minus of floats (integer `+ - *` are left alone: a NumPy integer
@@ -37,7 +42,7 @@ What must hold, each checked where it runs or proven here (see docs/rules.md):
   zero, invalid), nothing has been written and the loop runs as written, so it warns or raises
   exactly as the original;
 - the loop variables and scalar locals are not read after the loop (so their last values do
-  not matter);
+  not matter; a counter may be: its final value is computed);
 - it pays: at least 32 iterations in all, and 8 elements per turn of a loop that stays a loop
   (checked on entry; fewer run the loop, which is then faster).
 
