@@ -137,6 +137,23 @@ def two_ifs(out, lo, hi):
         if out[i] < lo:
             out[i] = lo
 
+def overwrite_then_shift(a):
+    for i in range(len(a) - 1):
+        a[i] = 0.5
+        a[i] = a[i + 1]
+
+def shift_through_local(a):
+    for i in range(len(a) - 1):
+        t = a[i + 1]
+        a[i] = 0.5
+        a[i] = t
+
+def flags_then_mask(flags, a, out):
+    for i in range(len(a) - 1):
+        flags[i] = a[i] > 0.0
+        if flags[i + 1]:
+            out[i] = 1.0
+
 def elif_reads_behind(out, lo, hi):
     for i in range(1, len(out)):
         if out[i] > hi:
@@ -281,3 +298,19 @@ def test_explain_names_the_rules(kernels: types.ModuleType) -> None:
     assert "vectorize loop i: element map, counting into clipped" in explained
     explained = str(sc.explain(fresh(kernels, "elif_writes_another"), signal, -1.0, 1.5))
     assert "may write one element in different iterations" in explained
+
+
+@pytest.mark.parametrize("name", ["overwrite_then_shift", "shift_through_local", "flags_then_mask"])
+def test_never_wrong_a_slice_read_after_an_earlier_commit_to_its_array(kernels: types.ModuleType, name: str) -> None:
+    """A value that is a slice of an array (`a[i] = a[i + 1]`, through a local, or a bool
+    array as a mask) is read when stored: after an earlier statement's values were committed
+    to that array, so it is copied when computed (found by the `loops` fuzz, seed 1547)."""
+    a = special(100)
+    args = (np.zeros(100, dtype=bool), a, np.zeros(100)) if name == "flags_then_mask" else (a,)
+    same(kernels, name, *args)
+    assert vectorized(kernels, name, *args)
+    expected = [np.array(arg) if isinstance(arg, np.ndarray) else arg for arg in args]
+    getattr(kernels, name)(*expected)
+    fresh(kernels, name)(*args)
+    for got, want in zip(args, expected):
+        np.testing.assert_array_equal(got, want)

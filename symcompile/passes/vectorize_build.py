@@ -51,6 +51,7 @@ class Builder:
         self.temps: dict[str, str] = {}
         # the name holding each element written so far, and whether it holds a plain number
         self.written: dict[WrittenKey, tuple[str, bool]] = {}
+        self.views: dict[str, str] = {}  # the scalar locals holding a view: of which array
 
     def build(self) -> tuple[ir.Stmt, ...]:
         loc = self.nest.loop.loc
@@ -77,6 +78,7 @@ class Builder:
         loops: list[tuple[Level | None, list[ir.Stmt]]] = [(None, [])]
         commit: list[ir.Stmt] = []
         masks: dict[object, str] = {}  # by the test's identity (a path's: `_where`): its mask's name
+        committed: set[str] = set()  # the arrays written by the commits so far
         for step in self.nest.steps:
             compute = loops[-1][1]
             if isinstance(step, Reduce):
@@ -92,6 +94,9 @@ class Builder:
                 commit.append(self._count(step, self._where(step.mask, masks, compute, step.loc)))
             else:
                 value = self._cast(step, self._value(step, masks, compute))
+                if self._viewed(value) in committed:  # a slice read after a commit changed it
+                    value = ir.Call(ir.Const(np.copy), (value,))
+                committed.add(step.access.array)
                 temp = fresh_name(f"{step.access.array}_new", self.taken)
                 compute.append(ir.Assign((ir.Name(temp),), value, step.loc))
                 view = self._view(step.access, target=True)
@@ -142,7 +147,23 @@ class Builder:
         if step.name not in self.temps:
             self.temps[step.name] = fresh_name(step.name, self.taken)
         value = self._vector(step.value)
+        viewed = self._viewed(value)
+        self.views.pop(self.temps[step.name], None)
+        if viewed is not None:
+            self.views[self.temps[step.name]] = viewed
         return ir.Assign((ir.Name(self.temps[step.name]),), value, self.nest.loop.loc)
+
+    def _viewed(self, expr: ir.Expr) -> str | None:
+        """The array `expr` is a view of (a slice, transposed or with new axes, or a local
+        holding one): its values are read when it is stored, after the commits before."""
+        match expr:
+            case ir.Subscript(ir.Name(name), _) if name in self.nest.arrays:
+                return name
+            case ir.Subscript(inner, _) | ir.Call(ir.Const(np.transpose), (inner, _)):
+                return self._viewed(inner)
+            case ir.Name(name):
+                return self.views.get(name)
+        return None
 
     def _value(self, step: Write, masks: dict[object, str], compute: list[ir.Stmt]) -> ir.Expr:
         """The vector of values `step` stores, after computing its mask if it is the first
@@ -158,7 +179,10 @@ class Builder:
         for test, negated in path:
             if id(test) not in masks:
                 masks[id(test)] = fresh_name("mask", self.taken)
-                compute.append(ir.Assign((ir.Name(masks[id(test)]),), self._vector(test), loc))
+                vector = self._vector(test)
+                if self._viewed(vector) in {write.access.array for write in self.nest.writes()}:
+                    vector = ir.Call(ir.Const(np.copy), (vector,))  # a bool array written too
+                compute.append(ir.Assign((ir.Name(masks[id(test)]),), vector, loc))
             term: ir.Expr = ir.Name(masks[id(test)])
             terms.append(ir.Op("invert", (term,)) if negated else term)
         if len(terms) <= 1:
