@@ -154,6 +154,11 @@ def flags_then_mask(flags, a, out):
         if flags[i + 1]:
             out[i] = 1.0
 
+def store_int_where_zero(a, s):
+    for i in range(len(a)):
+        if a[i] == 0.0:
+            a[i] = s
+
 def elif_reads_behind(out, lo, hi):
     for i in range(1, len(out)):
         if out[i] > hi:
@@ -314,3 +319,17 @@ def test_never_wrong_a_slice_read_after_an_earlier_commit_to_its_array(kernels: 
     fresh(kernels, name)(*args)
     for got, want in zip(args, expected):
         np.testing.assert_array_equal(got, want)
+
+
+def test_never_wrong_a_huge_int_stored_only_where_the_loop_stores_it(kernels: types.ModuleType) -> None:
+    """An int name stored into a float64 array converts as the loop's store converts it; one
+    out of a float's range raises OverflowError only where the loop stores it, so it is checked
+    on entry (found by the `loops` fuzz, seed 1003038: the array code raised for no element)."""
+    a = special(100)
+    a[a == 0.0] = 1.0
+    same(kernels, "store_int_where_zero", a, -10 ** 400)  # never stored: no error
+    assert fresh(kernels, "store_int_where_zero")(a.copy(), -10 ** 400) is None
+    a[[3, 50]] = 0.0
+    same(kernels, "store_int_where_zero", a, -10 ** 400)  # stored: OverflowError, as the loop
+    same(kernels, "store_int_where_zero", a, 2 ** 53 + 1)  # rounded as the loop rounds it
+    assert vectorized(kernels, "store_int_where_zero", a, 3)

@@ -356,7 +356,7 @@ class _Vectorizer:
         if access is None:
             raise Refused("writes {}, not an element of a known array", target)
         kind = self._element(value, env, nest, temps)
-        self._storable(kind, nest.arrays[access.array], target, value)
+        self._storable(kind, nest.arrays[access.array], target, value, nest)
         if access.array in nest.lists and kind.array is None and kind.type is not float:
             raise Refused("stores {} into a list: not a float, and the list would keep it", value)
         # a plain number's cast into a float32 array may overflow (recorded: vectorize_build)
@@ -396,9 +396,14 @@ class _Vectorizer:
                 raise Refused("stores a value of another type into {} while accumulating",
                               spell_access(write.access))
 
-    def _storable(self, kind: Known, array: ir.ArrayKind, target: ir.Expr, value: ir.Expr) -> None:
-        dtype = kind.array.dtype if kind.array is not None else None
-        if dtype == array.dtype or kind.type is float and array.dtype in _FLOAT_DTYPES:
+    def _storable(self, kind: Known, array: ir.ArrayKind, target: ir.Expr, value: ir.Expr, nest: Nest) -> None:
+        if kind.array is not None and kind.array.dtype == array.dtype \
+                or kind.type is float and array.dtype in _FLOAT_DTYPES:
+            return
+        if kind.type in (bool, int) and array.dtype in _FLOAT_DTYPES:
+            # converted as the loop's store converts it: a huge int raises OverflowError there,
+            # so it must lie in range (a name checked on entry)
+            self._ints_in_range((value,), [kind], array.dtype, nest)
             return
         if isinstance(value, ir.Const) and type(value.value) is int and array.dtype.kind in "iu" \
                 and np.iinfo(array.dtype.name).min <= value.value <= np.iinfo(array.dtype.name).max:
