@@ -159,6 +159,13 @@ def store_int_where_zero(a, s):
         if a[i] == 0.0:
             a[i] = s
 
+def doubled_where_negative(out, a, s):
+    for i in range(len(a)):
+        if a[i] > 0.0:
+            out[i] = a[i]
+        else:
+            out[i] = s * 2.0
+
 def elif_reads_behind(out, lo, hi):
     for i in range(1, len(out)):
         if out[i] > hi:
@@ -333,3 +340,15 @@ def test_never_wrong_a_huge_int_stored_only_where_the_loop_stores_it(kernels: ty
     same(kernels, "store_int_where_zero", a, -10 ** 400)  # stored: OverflowError, as the loop
     same(kernels, "store_int_where_zero", a, 2 ** 53 + 1)  # rounded as the loop rounds it
     assert vectorized(kernels, "store_int_where_zero", a, 3)
+
+
+def test_never_wrong_a_huge_int_meeting_a_float_only_where_the_loop_computes_it(kernels: types.ModuleType) -> None:
+    """`s * 2.0` of plain numbers is computed once, not once a turn: with a huge int `s` it
+    raises OverflowError, which the loop raises only if a turn computes it, so `s` is checked
+    on entry (found by the `loops` fuzz, seed 2003468, on lists: wrong on main too)."""
+    a = np.abs(RNG.standard_normal(100)) + 1.0  # no NaN: the else never runs
+    out = np.zeros(100)
+    same(kernels, "doubled_where_negative", out, a, -10 ** 400)  # never computed: no error
+    same(kernels, "doubled_where_negative", out, -a, -10 ** 400)  # computed: OverflowError
+    same(kernels, "doubled_where_negative", out, -a, 3)
+    assert vectorized(kernels, "doubled_where_negative", out, a, 3)

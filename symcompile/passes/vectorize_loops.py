@@ -538,6 +538,8 @@ class _Vectorizer:
             divisor = expr.args[-1] if isinstance(expr, ir.Op) else None
             if op in _ARITHMETIC - {"truediv"} or op in _BITWISE or op == "truediv" and \
                     isinstance(divisor, ir.Const) and divisor.value:
+                if result.type is float and isinstance(expr, ir.Op):  # `s * 2.0`: OverflowError
+                    self._ints_in_range(expr.args, kinds, np.dtype(np.float64), nest)  # for a huge int s
                 return result  # numbers once instead of once a turn: the same value, no error
             raise Refused("{} on plain numbers may raise", expr)
         dtype = result.array.dtype
