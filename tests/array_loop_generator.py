@@ -8,7 +8,9 @@ the shapes people write:
 * element maps ``out[i] = a[i - 1] * s + b[i]`` with scalar locals and several statements;
 * stencils over 2-D arrays with negative and positive offsets (``u[i - 1, j]``, ``u[i][j + 1]``),
   transposed reads, outer products;
-* conditional updates (``if a[i] > s: out[i] = ... else: ...``);
+* conditional updates (``if a[i] > s: out[i] = ... else: ...``), if/elif chains whose tests read
+  what a branch writes (``if out[i] > s: out[i] = s elif out[i] < -s: ...``), counters under
+  element tests (``if a[i - 1] < s <= a[i]: count += 1``);
 * accumulations ``out[i] += ...``, matrix products ``c[i, j] += a[i, k] * b[k, j]`` in any loop
   order, accumulators ``acc = 0.0; for k ...: acc += ...; c[i, j] = acc``, and scalar sums;
 * recurrences and in-place updates that must stay loops (``out[i + 1] = out[i] * s``);
@@ -184,6 +186,43 @@ def _in_place_1d(r: random.Random) -> tuple[str, str]:
     lines = ["def main(out, a, b, s, m):", "    n = len(a)", f"    for i in {_range_1d(r)}:"]
     lines += _body(r, [target], leaves, leaves[:3], "        ")
     return "in_place_1d", "\n".join(lines)
+
+
+def _test(r: random.Random, leaves: list[str]) -> str:
+    """A comparison of elements, sometimes chained (`a[i - 1] < s <= a[i]`)."""
+    if r.random() < 0.3:
+        first, second = r.choice(("<", "<=", ">")), r.choice(("<", "<=", ">="))
+        return f"{r.choice(leaves)} {first} {r.choice(leaves)} {second} {r.choice(leaves)}"
+    return _condition(r, leaves)
+
+
+def _branches_1d(r: random.Random) -> tuple[str, str]:
+    """An if/elif(/else) chain writing elements, or counting (`count += 1`), or both."""
+    reads = [f"out[{_offset(r, 'i') if r.random() < 0.2 else 'i'}]", f"a[{_offset(r, 'i')}]",
+             "a[i]", "s", "0.5"]
+    counting = r.random() < 0.5
+    counter = r.choice(("0", "0", "0", "0.0", "m"))
+    lines = ["def main(out, a, b, s, m):", "    n = len(a)"]
+    if counting:
+        lines.append(f"    count = {counter}")
+        if r.random() < 0.1:
+            reads.append("count")
+    lines.append(f"    for i in {_range_1d(r)}:")
+    branches = r.randint(1, 3)
+    for branch in range(branches):
+        lines.append(f"        {'if' if branch == 0 else 'elif'} {_test(r, reads)}:")
+        if counting and r.random() < 0.6:
+            lines.append(f"            count {r.choice(('+=', '+=', '-='))} {r.choice(('1', '1', '2', '1.0', 's'))}")
+        if not counting or r.random() < 0.4:
+            target = r.choice(("out[i]", "out[i]", "a[i]", f"out[{_offset(r, 'i')}]"))
+            lines.append(f"            {target} = {_expression(r, reads, 1)}")
+        if lines[-1].endswith(":"):
+            lines.append("            count += 1" if counting else "            out[i] = s")
+    if r.random() < 0.3:
+        lines += ["        else:", f"            out[i] = {_expression(r, reads, 1)}"]
+    if counting:
+        lines.append("    return count")
+    return "branches_1d", "\n".join(lines)
 
 
 def _sum_1d(r: random.Random) -> tuple[str, str]:
@@ -464,13 +503,14 @@ def _calls_list_map(r: random.Random) -> str:
 
 
 CALLS = {"list_matmul": _calls_list_matmul, "list_stencil": _calls_list_stencil, "list_map": _calls_list_map,
-         "map_1d": _calls_1d, "sum_1d": _calls_1d, "in_place_1d": _calls_1d, "stencil_2d": _calls_2d,
+         "map_1d": _calls_1d, "sum_1d": _calls_1d, "branches_1d": _calls_1d, "in_place_1d": _calls_1d, "stencil_2d": _calls_2d,
          "matmul": _calls_matmul, "accumulator": _calls_matmul}
 
 
 def generate(seed: int, calls: int = 4) -> LoopProgram:
     r = random.Random(f"array-loops:{seed}")
-    family, function = r.choice(FAMILIES)(r)
+    # one seed in 7 an if/elif chain or a counter (the others draw as before it was added)
+    family, function = (_branches_1d if seed % 7 == 3 else r.choice(FAMILIES))(r)
     source = f"import numpy as np\n\n\n{function}\n"
     return LoopProgram(family, source, [CALLS[family](r) for _ in range(calls)])
 

@@ -11,6 +11,7 @@ named once before the loop (`c_new = c[0:n, 0:m]`, never changed in place) and s
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Iterator
 
 import numpy as np
@@ -18,7 +19,7 @@ import numpy as np
 from .. import ir
 from ..analysis.subscripts import Access, Affine, AtomKey, loop_term, to_expr
 from ..ir.names import fresh_name
-from .vectorize_nest import EndReduce, Level, Nest, Reduce, Refused, Temp, Write
+from .vectorize_nest import Count, EndReduce, Level, Nest, Path, Reduce, Refused, Temp, Write
 
 WrittenKey = tuple[str, tuple[Affine, ...]]
 # below these counts the loop runs (measured: the array code's fixed cost, about 4 µs, is ~30
@@ -50,6 +51,7 @@ class Builder:
         self.temps: dict[str, str] = {}
         # the name holding each element written so far, and whether it holds a plain number
         self.written: dict[WrittenKey, tuple[str, bool]] = {}
+        self.views: dict[str, str] = {}  # the scalar locals holding a view: of which array
 
     def build(self) -> tuple[ir.Stmt, ...]:
         loc = self.nest.loop.loc
@@ -75,7 +77,8 @@ class Builder:
             return self._accumulated()
         loops: list[tuple[Level | None, list[ir.Stmt]]] = [(None, [])]
         commit: list[ir.Stmt] = []
-        masks: dict[int, str] = {}  # by the test's identity: the name of its computed mask
+        masks: dict[object, str] = {}  # by the test's identity (a path's: `_where`): its mask's name
+        committed: set[str] = set()  # the arrays written by the commits so far
         for step in self.nest.steps:
             compute = loops[-1][1]
             if isinstance(step, Reduce):
@@ -87,17 +90,23 @@ class Builder:
                                            self.nest.loop.loc))
             elif isinstance(step, Temp):
                 compute.append(self._temp(step))
+            elif isinstance(step, Count):
+                commit.append(self._count(step, self._where(step.mask, masks, compute, step.loc)))
             else:
                 value = self._cast(step, self._value(step, masks, compute))
+                if self._viewed(value) in committed:  # a slice read after a commit changed it
+                    value = ir.Call(ir.Const(np.copy), (value,))
+                committed.add(step.access.array)
                 temp = fresh_name(f"{step.access.array}_new", self.taken)
                 compute.append(ir.Assign((ir.Name(temp),), value, step.loc))
                 view = self._view(step.access, target=True)
-                if step.mask is None:
+                if not step.mask:
                     self.written[(step.access.array, step.access.index)] = (temp, step.kind.array is None)
                     commit.append(ir.Assign((view,), ir.Name(temp), step.loc))
                     continue
+                where = self._where(step.mask, masks, compute, step.loc)
                 commit.append(ir.ExprStmt(ir.Call(ir.Const(np.copyto), (view, ir.Name(temp)),
-                                                  (ir.Keyword("where", self._where(step, masks)),)), step.loc))
+                                                  (ir.Keyword("where", where),)), step.loc))
         return loops[0][1], commit
 
     def _accumulated(self) -> tuple[list[ir.Stmt], list[ir.Stmt]]:
@@ -115,16 +124,18 @@ class Builder:
                 before.append(ir.Assign((ir.Name(name),), view, loc))
                 commit.append(ir.Assign((view,), ir.Name(name), loc))
         body: list[ir.Stmt] = []
-        masks: dict[int, str] = {}
+        masks: dict[object, str] = {}
         for step in self.nest.steps:
             if isinstance(step, Temp):
                 body.append(self._temp(step))
             elif isinstance(step, Write):
                 name = self.written[(step.access.array, step.access.index)][0]
                 value = self._value(step, masks, body)
-                if step.mask is not None:
-                    where = ir.Name(masks[id(step.mask[0])])
-                    chosen = (ir.Name(name), value) if step.mask[1] else (value, ir.Name(name))
+                if step.mask:
+                    where = self._where(step.mask, masks, body, step.loc)
+                    chosen: tuple[ir.Expr, ir.Expr] = (value, ir.Name(name))
+                    if isinstance(where, ir.Op) and where.op == "invert":  # `else:` keeps the old where the test holds
+                        where, chosen = where.args[0], chosen[::-1]
                     value = ir.Call(ir.Const(np.where), (where, *chosen))
                 body.append(ir.Assign((ir.Name(name),), value, step.loc))
         statements: tuple[ir.Stmt, ...] = tuple(body)
@@ -136,16 +147,61 @@ class Builder:
         if step.name not in self.temps:
             self.temps[step.name] = fresh_name(step.name, self.taken)
         value = self._vector(step.value)
+        viewed = self._viewed(value)
+        self.views.pop(self.temps[step.name], None)
+        if viewed is not None:
+            self.views[self.temps[step.name]] = viewed
         return ir.Assign((ir.Name(self.temps[step.name]),), value, self.nest.loop.loc)
 
-    def _value(self, step: Write, masks: dict[int, str], compute: list[ir.Stmt]) -> ir.Expr:
+    def _viewed(self, expr: ir.Expr) -> str | None:
+        """The array `expr` is a view of (a slice, transposed or with new axes, or a local
+        holding one): its values are read when it is stored, after the commits before."""
+        match expr:
+            case ir.Subscript(ir.Name(name), _) if name in self.nest.arrays:
+                return name
+            case ir.Subscript(inner, _) | ir.Call(ir.Const(np.transpose), (inner, _)):
+                return self._viewed(inner)
+            case ir.Name(name):
+                return self.views.get(name)
+        return None
+
+    def _value(self, step: Write, masks: dict[object, str], compute: list[ir.Stmt]) -> ir.Expr:
         """The vector of values `step` stores, after computing its mask if it is the first
         step under that test."""
-        if step.mask is not None and id(step.mask[0]) not in masks:
-            masks[id(step.mask[0])] = fresh_name("mask", self.taken)
-            compute.append(ir.Assign((ir.Name(masks[id(step.mask[0])]),),
-                                     self._vector(step.mask[0]), step.loc))
+        self._where(step.mask, masks, compute, step.loc)
         return self._vector(step.value)
+
+    def _where(self, path: Path, masks: dict[object, str], compute: list[ir.Stmt], loc: ir.Loc) -> ir.Expr:
+        """The mask of the elements `path` runs for: `mask`, `~mask`, or for an `elif` (more
+        tests) their conjunction, named once (`mask_3 = ~mask & mask_2`); each test computed
+        where the first statement under it stands (before any write is committed)."""
+        terms: list[ir.Expr] = []
+        for test, negated in path:
+            if id(test) not in masks:
+                masks[id(test)] = fresh_name("mask", self.taken)
+                vector = self._vector(test)
+                if self._viewed(vector) in {write.access.array for write in self.nest.writes()}:
+                    vector = ir.Call(ir.Const(np.copy), (vector,))  # a bool array written too
+                compute.append(ir.Assign((ir.Name(masks[id(test)]),), vector, loc))
+            term: ir.Expr = ir.Name(masks[id(test)])
+            terms.append(ir.Op("invert", (term,)) if negated else term)
+        if len(terms) <= 1:
+            return terms[0] if terms else ir.Const(True)
+        key = tuple((id(test), negated) for test, negated in path)
+        if key not in masks:
+            masks[key] = fresh_name("mask", self.taken)
+            combined = terms[0]
+            for term in terms[1:]:
+                combined = ir.Op("bitand", (combined, term))
+            compute.append(ir.Assign((ir.Name(masks[key]),), combined, loc))
+        return ir.Name(masks[key])
+
+    def _count(self, step: Count, where: ir.Expr) -> ir.Stmt:
+        """`count = count + 2 * int(count_nonzero(mask))`: Python ints, exact."""
+        counted: ir.Expr = ir.Call(ir.Const(int), (ir.Call(ir.Const(np.count_nonzero), (where,)),))
+        if step.amount != 1:
+            counted = ir.Op("mul", (ir.Const(step.amount), counted))
+        return ir.Assign((ir.Name(step.name),), ir.Op("add", (ir.Name(step.name), counted)), step.loc)
 
     def _cast(self, step: Write, value: ir.Expr) -> ir.Expr:
         """A plain number stored into a float32 array cast where its overflow is recorded
@@ -154,11 +210,6 @@ class Builder:
         if step.kind.array is not None or dtype == np.float64:
             return value
         return ir.Call(ir.Const(dtype.type), (value,))
-
-    def _where(self, step: Write, masks: dict[int, str]) -> ir.Expr:
-        assert step.mask is not None
-        where: ir.Expr = ir.Name(masks[id(step.mask[0])])
-        return ir.Op("invert", (where,)) if step.mask[1] else where
 
     def _vector(self, expr: ir.Expr) -> ir.Expr:
         match expr:
@@ -176,7 +227,11 @@ class Builder:
             case ir.Op(op, args):
                 return ir.Op(op, tuple(self._vector(arg) for arg in args))
             case ir.Compare(ops, operands):
-                return ir.Compare(ops, tuple(self._vector(x) for x in operands))
+                vectors = tuple(self._vector(x) for x in operands)
+                compared: list[ir.Expr] = [ir.Compare((op,), pair) for op, pair in zip(ops, pairwise(vectors))]
+                while len(compared) > 1:  # `(a < b) & (b <= c)`
+                    compared[:2] = [ir.Op("bitand", (compared[0], compared[1]))]
+                return compared[0]
             case ir.Call(func, args, ()):
                 array_func = self.nest.array_calls.get(id(expr))
                 return ir.Call(func if array_func is None else ir.Const(array_func),

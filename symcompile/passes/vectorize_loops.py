@@ -12,9 +12,12 @@ What must hold, each checked where it runs or proven here (see docs/rules.md):
   expressions of names the nest does not assign, `len(a)`, `a.shape[k]`: each such name is
   checked to be an `int` on entry) whose innermost body assigns elements of arrays the version
   knows (`out[i, j] = ...`, `out[i][j] += ...`), scalar locals computed afresh each turn, and
-  elements under an `if` on elements (a mask: `np.copyto(out[...], value, where=mask)`; in a
-  reduction, `np.where`); an element stored as a plain number and read back is read as the
-  array's element type (`float32(out_new)`);
+  elements under an `if` (or an if/elif chain) on elements (a mask per branch: `np.copyto(out[
+  ...], value, where=mask)`; in a reduction, `np.where`); an element stored as a plain number
+  and read back is read as the array's element type (`float32(out_new)`);
+- counting reductions: an int local increased by an int constant under element tests, and not
+  otherwise touched in the loop (`if s[i - 1] < level <= s[i]: count += 1`), is increased by
+  `C * int(count_nonzero(mask))` (Python ints: exact) after the array code;
 - reductions in order: loops no written index moves with (`k` of `c[i, j] += a[i, k] * b[k,
   j]`, outer, middle or inner) stay Python loops around array code over the others, when each
   written element is read and written only as itself (`c[i, j]`, never `c[i + 1, j]`): every
@@ -27,7 +30,9 @@ What must hold, each checked where it runs or proven here (see docs/rules.md):
   and written lies inside its array (checked on entry: else the loop runs and raises, or wraps,
   exactly as written); a written array shares no memory with another array the loop touches;
 - no iteration reads what an earlier iteration wrote (Jacobi yes, Gauss-Seidel no; `z[i + 1] =
-  f(z[i])` stays a loop), and each element is written by one iteration;
+  f(z[i])` stays a loop), and each element is written by one iteration; within an iteration,
+  nothing is read after a conditional write to its array unless in another branch of the same
+  `if` (the elif's `out[i] < lo` after `if out[i] > hi: out[i] = hi`: it reads the value before);
 - only operations whose NumPy array loops give the same bits and raise the same way as the
   scalars do: `+ - * /` with a float32/float64 result, comparisons, `& | ^ ~` on ints and
   bools, `abs` and unary minus of floats (integer `+ - *` are left alone: a NumPy integer
@@ -37,7 +42,7 @@ What must hold, each checked where it runs or proven here (see docs/rules.md):
   zero, invalid), nothing has been written and the loop runs as written, so it warns or raises
   exactly as the original;
 - the loop variables and scalar locals are not read after the loop (so their last values do
-  not matter);
+  not matter; a counter may be: its final value is computed);
 - it pays: at least 32 iterations in all, and 8 elements per turn of a loop that stays a loop
   (checked on entry; fewer run the loop, which is then faster).
 
@@ -63,6 +68,7 @@ Example::
 from __future__ import annotations
 
 import builtins
+import itertools
 import math
 
 import numpy as np
@@ -89,11 +95,24 @@ from ..ir.names import (
     live_after,
     untracked_names,
 )
-from ..ir.rewrite import nested_bodies, unchanged_or_new, walk_statements, with_bodies
+from ..ir.rewrite import nested_bodies, unchanged_or_new, walk_expr, walk_statements, with_bodies
 from . import notes
 from .vectorize_build import Builder
 from .vectorize_lists import ListBuilder
-from .vectorize_nest import EndReduce, Level, Nest, Reduce, Refused, Temp, Write, list_modes, spell_access
+from .vectorize_nest import (
+    Count,
+    EndReduce,
+    Level,
+    Nest,
+    Path,
+    Reduce,
+    Refused,
+    Temp,
+    Write,
+    exclusive,
+    list_modes,
+    spell_access,
+)
 
 RULE = "vectorize"
 _FLOAT_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
@@ -218,14 +237,8 @@ class _Vectorizer:
                     self._write(target, value, env, nest, temps, stmt.loc)
                 case ir.AugAssign(ir.Subscript() as target, op, value):
                     self._write(target, ir.Op(op, (target, value)), env, nest, temps, stmt.loc)
-                case ir.If(test, then, orelse) if _element_writes(then + orelse):
-                    condition = self._element(test, env, nest, temps)
-                    if condition.array is None or condition.array.dtype != np.dtype(bool):
-                        raise Refused("the test {} is not a comparison of elements", test)
-                    for branch, negated in ((then, False), (orelse, True)):
-                        for inner in branch:
-                            target, value = _stored(inner)
-                            self._write(target, value, env, nest, temps, inner.loc, (test, negated))
+                case ir.If() if _masked_statements(stmt):
+                    self._conditional(stmt, env, nest, temps)
                 case ir.For() if not nest.reduced and len(nest.body) > 1:
                     self._inner_loop(stmt, env, nest, temps)
                 case _:
@@ -233,6 +246,67 @@ class _Vectorizer:
         nest.temps = temps
         nest.temp_names |= set(temps)
         self._shape(nest)
+        counters = {count.name for count in nest.counts()}
+        if counters and (nest.reduced or counters & nest.temp_names):
+            raise Refused("counts into {} in a loop that also accumulates or assigns it",
+                          ", ".join(sorted(counters)))
+
+    def _conditional(self, stmt: ir.If, env: TypeEnv, nest: Nest, temps: dict[str, Known]) -> None:
+        """`if t1: ... elif t2: ... else: ...` on elements: each branch's element writes and
+        counts run under the tests of its path (masks); a test is read where the tests
+        before it left the path open (`t2` where not `t1`: before the writes under `t1`)."""
+        condition = self._element(stmt.test, env, nest, temps)
+        if condition.array is None or condition.array.dtype != np.dtype(bool):
+            raise Refused("the test {} is not a comparison of elements", stmt.test)
+        outer = nest.branch
+        for branch, negated in ((stmt.body, False), (stmt.orelse, True)):
+            nest.branch = (*outer, (stmt.test, negated))
+            for inner in branch:
+                counted = _counted(inner)
+                if isinstance(inner, ir.If):
+                    self._conditional(inner, env, nest, temps)
+                elif counted is not None:
+                    self._count(*counted, env, nest, inner.loc)
+                else:
+                    target, value = _stored(inner)
+                    self._write(target, value, env, nest, temps, inner.loc, nest.branch)
+        nest.branch = outer
+
+    def _count(self, name: str, op: str, value: ir.Expr, env: TypeEnv, nest: Nest, loc: ir.Loc) -> None:
+        """`count += 1` (`-= 3`) under a test on elements: an int local (a Python int: exact,
+        never overflows) increased by `amount * count_nonzero(mask)`, where the mask has an
+        element for every iteration (its tests move with every loop)."""
+        if op not in ("add", "sub") or not isinstance(value, ir.Const) or type(value.value) is not int:
+            raise Refused("updates {} with {}: only adding an int constant counts", name, value)
+        amount = value.value if op == "add" else -value.value
+        known = env.get(name)
+        if known is None or known.type is not int or not self._local(name, nest) \
+                or name not in self.bound.get(id(nest.loop), frozenset()):
+            raise Refused("counts into {}, not an int before the loop", name)
+        if self._moving(nest.branch, nest) != {level.var for level in nest.levels}:
+            raise Refused("counts into {} under a test that does not move with every loop", name)
+        nest.relied |= known.arguments
+        nest.steps.append(Count(name, amount, nest.branch, loc))
+
+    def _moving(self, path: Path, nest: Nest) -> set[str]:
+        """The loop variables the tests of `path` move with (through the scalar locals they read)."""
+        return self._moves_with(tuple(test for test, _ in path), nest, len(nest.steps))
+
+    def _moves_with(self, exprs: tuple[ir.Expr, ...], nest: Nest, before: int) -> set[str]:
+        positions = nest.positions()
+        found: set[str] = set()
+        for part in (part for expr in exprs for part in walk_expr(expr)):
+            if isinstance(part, ir.Subscript) and id(part) in nest.accesses:
+                found |= {term[0] for form in nest.accesses[id(part)].index
+                          if (term := loop_term(form, positions))}
+            elif isinstance(part, ir.Name):
+                assigned = [k for k, step in enumerate(nest.steps[:before])
+                            if isinstance(step, Temp) and step.name == part.id]
+                if assigned:  # the value it holds here: its last assignment before
+                    step = nest.steps[assigned[-1]]
+                    assert isinstance(step, Temp)
+                    found |= self._moves_with((step.value,), nest, assigned[-1])
+        return found
 
     def _local(self, name: str, nest: Nest) -> bool:
         return name not in self.untracked and name not in nest.arrays \
@@ -277,12 +351,12 @@ class _Vectorizer:
         raise Refused("the type of an accumulator of the inner loop does not settle")
 
     def _write(self, target: ir.Subscript, value: ir.Expr, env: TypeEnv, nest: Nest,
-               temps: dict[str, Known], loc: ir.Loc, mask: tuple[ir.Expr, bool] | None = None) -> None:
+               temps: dict[str, Known], loc: ir.Loc, mask: Path = ()) -> None:
         access = self._access(target, env, nest)
         if access is None:
             raise Refused("writes {}, not an element of a known array", target)
         kind = self._element(value, env, nest, temps)
-        self._storable(kind, nest.arrays[access.array], target, value)
+        self._storable(kind, nest.arrays[access.array], target, value, nest)
         if access.array in nest.lists and kind.array is None and kind.type is not float:
             raise Refused("stores {} into a list: not a float, and the list would keep it", value)
         # a plain number's cast into a float32 array may overflow (recorded: vectorize_build)
@@ -300,6 +374,8 @@ class _Vectorizer:
         movings = {tuple(term[0] for term in (loop_term(form, positions) for form in write.access.index) if term)
                    for write in nest.writes()}
         vector = tuple(level.var for level in nest.vector_levels())
+        if not movings and nest.counts():
+            return  # only counts: every loop is an array axis (each count's tests move with all)
         if len(movings) != 1:
             raise Refused("the writes do not all move with the same loops")
         moving = movings.pop()
@@ -320,9 +396,14 @@ class _Vectorizer:
                 raise Refused("stores a value of another type into {} while accumulating",
                               spell_access(write.access))
 
-    def _storable(self, kind: Known, array: ir.ArrayKind, target: ir.Expr, value: ir.Expr) -> None:
-        dtype = kind.array.dtype if kind.array is not None else None
-        if dtype == array.dtype or kind.type is float and array.dtype in _FLOAT_DTYPES:
+    def _storable(self, kind: Known, array: ir.ArrayKind, target: ir.Expr, value: ir.Expr, nest: Nest) -> None:
+        if kind.array is not None and kind.array.dtype == array.dtype \
+                or kind.type is float and array.dtype in _FLOAT_DTYPES:
+            return
+        if kind.type in (bool, int) and array.dtype in _FLOAT_DTYPES:
+            # converted as the loop's store converts it: a huge int raises OverflowError there,
+            # so it must lie in range (a name checked on entry)
+            self._ints_in_range((value,), [kind], array.dtype, nest)
             return
         if isinstance(value, ir.Const) and type(value.value) is int and array.dtype.kind in "iu" \
                 and np.iinfo(array.dtype.name).min <= value.value <= np.iinfo(array.dtype.name).max:
@@ -410,11 +491,20 @@ class _Vectorizer:
                 access = self._access(expr, env, nest)
                 if access is None:
                     raise Refused("reads {}, not an element of a known array", expr)
+                if nest.branch:
+                    nest.read_masks[len(nest.reads)] = nest.branch
                 nest.reads.append((access, len(nest.steps)))
                 nest.accesses[id(expr)] = access
                 return Known(ir.ArrayKind(nest.arrays[access.array].dtype, 1, None))
             case ir.Op(op, operands) if op in _ARITHMETIC | _BITWISE | {"neg", "invert"}:
                 return self._operation(op, expr, [self._element(x, env, nest, temps) for x in operands], nest)
+            case ir.Compare(ops, operands) if len(ops) > 1 and all(op in _COMPARISONS for op in ops):
+                # `a < b <= c` is `(a < b) & (b <= c)`: `b` read twice, as the same value
+                if not all(isinstance(middle, (ir.Name, ir.Subscript, ir.Const)) for middle in operands[1:-1]):
+                    raise Refused("{} compares through a computed middle operand", expr)
+                kinds = [self._element(ir.Compare((op,), pair), env, nest, temps)
+                         for op, pair in zip(ops, itertools.pairwise(operands))]
+                return self._typed(ir.Op("bitand", _placeholders(kinds)), kinds, expr)
             case ir.Compare((op,), operands) if op in _COMPARISONS:
                 kinds = [self._element(x, env, nest, temps) for x in operands]
                 dtypes = [k.array.dtype for k in kinds if k.array is not None]
@@ -448,6 +538,8 @@ class _Vectorizer:
             divisor = expr.args[-1] if isinstance(expr, ir.Op) else None
             if op in _ARITHMETIC - {"truediv"} or op in _BITWISE or op == "truediv" and \
                     isinstance(divisor, ir.Const) and divisor.value:
+                if result.type is float and isinstance(expr, ir.Op):  # `s * 2.0`: OverflowError
+                    self._ints_in_range(expr.args, kinds, np.dtype(np.float64), nest)  # for a huge int s
                 return result  # numbers once instead of once a turn: the same value, no error
             raise Refused("{} on plain numbers may raise", expr)
         dtype = result.array.dtype
@@ -508,9 +600,12 @@ class _Vectorizer:
                         and distance(first.access, second.access, positions) not in (NEVER, (0,) * len(positions)):
                     raise Refused("{} and {} may write one element in different iterations",
                                   spell_access(first.access), spell_access(second.access))
-        for read, before in nest.reads:
+        for position, (read, before) in enumerate(nest.reads):
+            path = nest.read_masks.get(position, ())
+            # a read in a branch no earlier conditional write shares (`elif out[i] < lo` after
+            # `if out[i] > hi: out[i] = hi`) reads the value before them, as the slices do
             if any(isinstance(step, Write) and step.mask and step.access.array == read.array
-                   for step in nest.steps[:before]):
+                   and not exclusive(step.mask, path) for step in nest.steps[:before]):
                 raise Refused("reads {} after a conditional write to it", spell_access(read))
             for _, write in writes:
                 if write.access.array != read.array:
@@ -549,7 +644,7 @@ class _Vectorizer:
 
     def visit(self, stmt: ir.Stmt) -> tuple[ir.Stmt, ...] | None:
         """The array code for a loop nest, or None where it is left as written."""
-        if not isinstance(stmt, ir.For) or not _writes_elements(stmt):
+        if not isinstance(stmt, ir.For) or not _candidate(stmt):
             return None
         env = self.env_before.get(id(stmt))
         if env is None:
@@ -578,6 +673,8 @@ class _Vectorizer:
         against ~60 ns converting): such a loop is left alone; the others weigh it on entry."""
         if not nest.lists and not nest.sized_lists:
             return
+        if nest.counts():
+            raise Refused("counts over Python lists")
         if set(nest.arrays) != set(nest.lists):
             raise Refused("mixes Python lists and NumPy arrays")
         innermost = [stmt for stmt in walk_statements((nest.loop,)) if isinstance(stmt, ir.For)][-1]
@@ -612,8 +709,12 @@ def in_iteration_order(moves: Distance, nest: Nest) -> Distance:
 
 def _rule_name(nest: Nest) -> str:
     """`element map`, `element map over 2 loops`, `reduction in order over k (loops i, j as
-    arrays)`, each followed by `, on lists converted on entry (c, A, B)` for lists."""
-    name = _nest_kind(nest)
+    arrays)`, each followed by `, on lists converted on entry (c, A, B)` for lists;
+    `counting reduction into count` (`element map, counting into count` beside writes)."""
+    counters = ", ".join(sorted({count.name for count in nest.counts()}))
+    if counters and not nest.writes():
+        return f"counting reduction into {counters}"
+    name = _nest_kind(nest) + (f", counting into {counters}" if counters else "")
     return f"{name}, on lists converted on entry ({', '.join(nest.lists)})" if nest.lists else name
 
 
@@ -637,12 +738,24 @@ def _statement_kind(stmt: ir.Stmt) -> str:
     return words.get(type(stmt), f"a {type(stmt).__name__} statement")
 
 
-def _element_writes(body: tuple[ir.Stmt, ...]) -> bool:
-    """Whether every statement of `body` assigns (or augments) one element."""
-    return all(isinstance(stmt, ir.Assign) and len(stmt.targets) == 1
-               and isinstance(stmt.targets[0], ir.Subscript)
-               or isinstance(stmt, ir.AugAssign) and isinstance(stmt.target, ir.Subscript)
-               for stmt in body)
+def _masked_statements(stmt: ir.If) -> bool:
+    """Whether every statement of both branches assigns (or augments) one element, counts
+    (`count += 1`), or is an `if` (an `elif`) of such statements."""
+    return all(isinstance(inner, ir.Assign) and len(inner.targets) == 1
+               and isinstance(inner.targets[0], ir.Subscript)
+               or isinstance(inner, ir.AugAssign) and isinstance(inner.target, ir.Subscript)
+               or _counted(inner) is not None
+               or isinstance(inner, ir.If) and _masked_statements(inner)
+               for inner in stmt.body + stmt.orelse)
+
+
+def _counted(stmt: ir.Stmt) -> tuple[str, str, ir.Expr] | None:
+    """`count += 3`: the name, the operator and the value of an augmented local (a counter
+    if `_count` accepts it)."""
+    match stmt:
+        case ir.AugAssign(ir.Name(name), op, value):
+            return name, op, value
+    return None
 
 
 def _stored(stmt: ir.Stmt) -> tuple[ir.Subscript, ir.Expr]:
@@ -656,18 +769,20 @@ def _stored(stmt: ir.Stmt) -> tuple[ir.Subscript, ir.Expr]:
     raise Refused("the body holds {}", _statement_kind(stmt))
 
 
-def _writes_elements(loop: ir.For) -> bool:
-    """Whether the loop is over `range` and assigns an element somewhere: a candidate."""
+def _candidate(loop: ir.For) -> bool:
+    """Whether the loop is over `range` and assigns an element, or counts under an `if`,
+    somewhere: a candidate."""
     return any(isinstance(stmt, (ir.Assign, ir.AugAssign)) and any(
         isinstance(target, ir.Subscript) for target in (
             stmt.targets if isinstance(stmt, ir.Assign) else (stmt.target,)))
+        or isinstance(stmt, ir.If) and any(_counted(inner) is not None for inner in stmt.body + stmt.orelse)
         for stmt in walk_statements(loop.body)) and isinstance(loop.iter, ir.Call)
 
 
 def vectorize_loops(function: ir.Function) -> ir.Function:
     """Rewrite the loops over indices that compute elements independently as array code."""
     if not any(isinstance(kind, ir.ArrayKind) for kind in function.argument_types.values()) and not any(
-            isinstance(stmt, ir.For) and _writes_elements(stmt) for stmt in walk_statements(function.body)):
+            isinstance(stmt, ir.For) and _candidate(stmt) for stmt in walk_statements(function.body)):
         return function
     if may_reshape_arrays(function):  # `a.shape = ...`, `a.dtype = ...`: the kinds may not hold
         return function

@@ -47,14 +47,35 @@ class Level:
         return self.stop.shifted(-self.step)
 
 
+# the `if` tests a statement runs under, outer first, each with whether it is negated (its
+# `else:`): `if t1: ... elif t2: x` runs `x` under ((t1, True), (t2, False)); () always
+Branch = tuple[ir.Expr, bool]
+Path = tuple[Branch, ...]
+
+
+def exclusive(first: Path, second: Path) -> bool:
+    """Whether no iteration runs both paths: one takes a test's `if`, the other its `else`."""
+    return any(a[0] is b[0] and a[1] != b[1] for a, b in zip(first, second))
+
+
 @dataclass
 class Write:
     access: Access
     value: ir.Expr  # the element value stored (for `+=`, the whole `out[i] + x`)
     kind: Known
     loc: ir.Loc
-    # under `if test:` (False) or its `else:` (True): the test, and whether it is negated
-    mask: tuple[ir.Expr, bool] | None = None
+    mask: Path = ()
+
+
+@dataclass(frozen=True)
+class Count:
+    """`name += amount` (an int constant) under `mask`: a counter of the elements where the
+    mask holds, increased by `amount * count_nonzero(mask)` after the array code."""
+
+    name: str
+    amount: int
+    mask: Path
+    loc: ir.Loc
 
 
 @dataclass(frozen=True)
@@ -78,7 +99,7 @@ class EndReduce:
     pass
 
 
-Step = Temp | Write | Reduce | EndReduce
+Step = Temp | Write | Count | Reduce | EndReduce
 
 
 @dataclass
@@ -89,6 +110,8 @@ class Nest:
     steps: list[Step] = field(default_factory=list)
     arrays: dict[str, ir.ArrayKind] = field(default_factory=dict)
     reads: list[tuple[Access, int]] = field(default_factory=list)  # and how many steps came before
+    read_masks: dict[int, Path] = field(default_factory=dict)  # by position in `reads`, if not ()
+    branch: Path = ()  # the tests the statement being analysed runs under
     accesses: dict[int, Access] = field(default_factory=dict)  # by the subscript's identity
     checked_ints: set[str] = field(default_factory=set)
     # plain ints meeting array elements: the range each must lie in (checked on entry)
@@ -122,6 +145,9 @@ class Nest:
     def writes(self) -> list[Write]:
         return [step for step in self.steps if isinstance(step, Write)]
 
+    def counts(self) -> list[Count]:
+        return [step for step in self.steps if isinstance(step, Count)]
+
 
 def list_modes(nest: Nest) -> dict[str, str]:
     """Each list's part in the nest: `r` read (every element checked to be a float and
@@ -132,7 +158,7 @@ def list_modes(nest: Nest) -> dict[str, str]:
     for name in nest.lists:
         writes = [write for write in nest.writes() if write.access.array == name]
         read = any(access.array == name for access, _ in nest.reads) or any(
-            write.mask is not None for write in writes) or bool(writes and nest.kept)
+            write.mask for write in writes) or bool(writes and nest.kept)
         modes[name] = ("r" if read else "") + ("w" if writes else "")
     return modes
 
