@@ -15,6 +15,8 @@ import pytest
 
 import symcompile as sc
 from symcompile.runtime.oracle import assert_equivalent
+from tests.source_module import import_source
+from tests.test_vectorize_loops import compiled, vectorized
 
 KERNELS = '''
 import numpy as np
@@ -177,23 +179,7 @@ def elif_reads_behind(out, lo, hi):
 
 @pytest.fixture(scope="module")
 def kernels(tmp_path_factory: pytest.TempPathFactory) -> types.ModuleType:
-    import importlib.util
-    path = tmp_path_factory.mktemp("if_chains") / "if_chain_kernels.py"
-    path.write_text(KERNELS)
-    spec = importlib.util.spec_from_file_location("if_chain_kernels", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def fresh(module: types.ModuleType, name: str) -> sc.SymbolicFunction:
-    original = getattr(module, name)
-    return sc.symbolic(types.FunctionType(original.__code__, original.__globals__, name))
-
-
-def vectorized(module: types.ModuleType, name: str, *args: object) -> bool:
-    return "vectorized = True" in sc.source(fresh(module, name), *args)
+    return import_source(KERNELS, tmp_path_factory.mktemp("if_chains") / "if_chain_kernels.py")
 
 
 RNG = np.random.default_rng(10)
@@ -209,7 +195,7 @@ def special(n: int, dtype: type = np.float64) -> np.ndarray:
 
 
 def same(module: types.ModuleType, name: str, *args: object) -> None:
-    assert_equivalent(getattr(module, name), fresh(module, name), args)
+    assert_equivalent(getattr(module, name), compiled(module, name), args)
 
 
 @pytest.mark.parametrize("n", SIZES)
@@ -240,13 +226,13 @@ def test_same_warnings_in_the_elif_chain(kernels: types.ModuleType) -> None:
     same(kernels, "clip_else", np.zeros(100), a, 0.0, 1.5)  # a[i] / 0.0 where the else runs
     a32 = special(100, np.float32)
     same(kernels, "clip_in_place", a32, -1e300, 1e300)  # the bounds' casts overflow
-    compiled = fresh(kernels, "clip_else")
+    fast = compiled(kernels, "clip_else")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        compiled(np.zeros(100), np.full(100, 3.0), 0.0, 1.5)  # no element divides: no warning
+        fast(np.zeros(100), np.full(100, 3.0), 0.0, 1.5)  # no element divides: no warning
     assert not caught
     with np.errstate(divide="raise", invalid="raise"), pytest.raises(FloatingPointError):
-        compiled(np.zeros(100), np.full(100, 1.0), 0.0, 1.5)
+        fast(np.zeros(100), np.full(100, 1.0), 0.0, 1.5)
 
 
 @pytest.mark.parametrize("n", SIZES)
@@ -272,14 +258,14 @@ def test_same_counts_in_2d_and_on_views(kernels: types.ModuleType) -> None:
         same(kernels, "count_crossings", view, 0.25)
     assert vectorized(kernels, "count_grid", img, 0.1)
     assert vectorized(kernels, "count_crossings", base[::-1], 0.25)
-    result = fresh(kernels, "count_grid")(img, 0.1)
+    result = compiled(kernels, "count_grid")(img, 0.1)
     assert type(result) is int and result == 2 * int(np.count_nonzero(img > 0.1))
 
 
 def test_never_wrong_counter_is_a_python_int_beyond_int64(kernels: types.ModuleType) -> None:
-    compiled = fresh(kernels, "count_bands")
+    fast = compiled(kernels, "count_bands")
     a = special(100)
-    below, above = compiled(a, -0.5, 0.5)
+    below, above = fast(a, -0.5, 0.5)
     assert (below, above) == kernels.count_bands(a, -0.5, 0.5)
     assert type(below) is int and type(above) is int
 
@@ -304,11 +290,11 @@ def test_never_wrong_shapes_left_as_loops(kernels: types.ModuleType, name: str, 
 
 def test_explain_names_the_rules(kernels: types.ModuleType) -> None:
     signal = special(100)
-    explained = str(sc.explain(fresh(kernels, "count_crossings"), signal, 0.25))
+    explained = str(sc.explain(compiled(kernels, "count_crossings"), signal, 0.25))
     assert "vectorize loop i: counting reduction into count" in explained
-    explained = str(sc.explain(fresh(kernels, "count_and_clip"), np.zeros(100), signal, 0.5))
+    explained = str(sc.explain(compiled(kernels, "count_and_clip"), np.zeros(100), signal, 0.5))
     assert "vectorize loop i: element map, counting into clipped" in explained
-    explained = str(sc.explain(fresh(kernels, "elif_writes_another"), signal, -1.0, 1.5))
+    explained = str(sc.explain(compiled(kernels, "elif_writes_another"), signal, -1.0, 1.5))
     assert "may write one element in different iterations" in explained
 
 
@@ -323,7 +309,7 @@ def test_never_wrong_a_slice_read_after_an_earlier_commit_to_its_array(kernels: 
     assert vectorized(kernels, name, *args)
     expected = [np.array(arg) if isinstance(arg, np.ndarray) else arg for arg in args]
     getattr(kernels, name)(*expected)
-    fresh(kernels, name)(*args)
+    compiled(kernels, name)(*args)
     for got, want in zip(args, expected):
         np.testing.assert_array_equal(got, want)
 
@@ -335,7 +321,7 @@ def test_never_wrong_a_huge_int_stored_only_where_the_loop_stores_it(kernels: ty
     a = special(100)
     a[a == 0.0] = 1.0
     same(kernels, "store_int_where_zero", a, -10 ** 400)  # never stored: no error
-    assert fresh(kernels, "store_int_where_zero")(a.copy(), -10 ** 400) is None
+    assert compiled(kernels, "store_int_where_zero")(a.copy(), -10 ** 400) is None
     a[[3, 50]] = 0.0
     same(kernels, "store_int_where_zero", a, -10 ** 400)  # stored: OverflowError, as the loop
     same(kernels, "store_int_where_zero", a, 2 ** 53 + 1)  # rounded as the loop rounds it

@@ -10,10 +10,11 @@ import types
 import numpy as np
 import pytest
 
-import symcompile as sc
 from symcompile import ir
 from symcompile.analysis.value_types import Known, type_of
 from symcompile.runtime.oracle import assert_equivalent
+from tests.source_module import import_source
+from tests.test_vectorize_loops import compiled, vectorized
 
 KERNELS = '''
 import math
@@ -78,23 +79,7 @@ def roots32(a):
 
 @pytest.fixture(scope="module")
 def kernels(tmp_path_factory: pytest.TempPathFactory) -> types.ModuleType:
-    import importlib.util
-    path = tmp_path_factory.mktemp("local_arrays") / "local_array_kernels.py"
-    path.write_text(KERNELS)
-    spec = importlib.util.spec_from_file_location("local_array_kernels", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def fresh(module: types.ModuleType, name: str) -> sc.SymbolicFunction:
-    original = getattr(module, name)
-    return sc.symbolic(types.FunctionType(original.__code__, original.__globals__, name))
-
-
-def vectorized(module: types.ModuleType, name: str, *args: object) -> bool:
-    return "vectorized = True" in sc.source(fresh(module, name), *args)
+    return import_source(KERNELS, tmp_path_factory.mktemp("local_arrays") / "local_array_kernels.py")
 
 
 RNG = np.random.default_rng(7)
@@ -110,19 +95,19 @@ RNG = np.random.default_rng(7)
 ])
 def test_outputs_the_function_makes_are_vectorized_with_the_same_bits(
         kernels: types.ModuleType, name: str, args: tuple[object, ...]) -> None:
-    assert_equivalent(getattr(kernels, name), fresh(kernels, name), args)
+    assert_equivalent(getattr(kernels, name), compiled(kernels, name), args)
     assert vectorized(kernels, name, *args)
 
 
 def test_sqrt_of_a_negative_element_raises_as_the_loop_does(kernels: types.ModuleType) -> None:
     values = RNG.random(64)
     values[40] = -1.0
-    compiled = fresh(kernels, "roots")
+    fast = compiled(kernels, "roots")
     with pytest.raises(ValueError, match="math domain error"):
-        compiled(values)
-    assert_equivalent(kernels.roots, fresh(kernels, "roots"), (values,))
+        fast(values)
+    assert_equivalent(kernels.roots, compiled(kernels, "roots"), (values,))
     values[40] = np.nan  # a quiet NaN: no error either way
-    assert_equivalent(kernels.roots, fresh(kernels, "roots"), (values,))
+    assert_equivalent(kernels.roots, compiled(kernels, "roots"), (values,))
 
 
 def test_sqrt_into_float32_and_an_int_out_of_range_stay_loops(kernels: types.ModuleType) -> None:
@@ -130,9 +115,9 @@ def test_sqrt_into_float32_and_an_int_out_of_range_stay_loops(kernels: types.Mod
     assert not vectorized(kernels, "roots32", RNG.random(64))
     assert not vectorized(kernels, "mask_too_big", img, 0.25)
     assert not vectorized(kernels, "reinterpreted", RNG.random(64))  # its kinds may not hold
-    assert_equivalent(kernels.reinterpreted, fresh(kernels, "reinterpreted"), (RNG.random(64),))
-    assert_equivalent(kernels.mask_too_big, fresh(kernels, "mask_too_big"), (img, 0.25))
-    assert_equivalent(kernels.roots32, fresh(kernels, "roots32"), (RNG.random(64),))
+    assert_equivalent(kernels.reinterpreted, compiled(kernels, "reinterpreted"), (RNG.random(64),))
+    assert_equivalent(kernels.mask_too_big, compiled(kernels, "mask_too_big"), (img, 0.25))
+    assert_equivalent(kernels.roots32, compiled(kernels, "roots32"), (RNG.random(64),))
 
 
 def test_array_constructors_give_arrays_of_known_kinds() -> None:

@@ -313,6 +313,11 @@ def said(function: Callable[..., object], *args: object) -> str:
     return sc.source(function, *args)
 
 
+def vectorized(module: types.ModuleType, name: str, *args: object) -> bool:
+    """Whether a fresh copy of the kernel, compiled for `args`, runs its loop as array code."""
+    return "vectorized = True" in said(compiled(module, name), *args)
+
+
 def rng_array(shape: tuple[int, ...], dtype: object = np.float64, seed: int = 0) -> np.ndarray:
     values = np.random.default_rng(seed).standard_normal(shape) * 3
     return values.astype(dtype)
