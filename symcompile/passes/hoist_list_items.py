@@ -69,6 +69,7 @@ from ..ir.names import (
     bound_on_entry,
     fresh_name,
     opaque_usage,
+    stored_targets,
 )
 from ..ir.rewrite import (
     copy_statements,
@@ -131,7 +132,7 @@ class _Hoister:
             weight = cost.LOOP_TURNS ** depths[id(stmt)]
             for expr in statement_expressions(stmt):
                 for node in walk_expr(expr):
-                    if isinstance(node, ir.Subscript) and node not in _top_targets(stmt) \
+                    if isinstance(node, ir.Subscript) and node not in stored_targets(stmt) \
                             and self._invariant(node, inner, assigned, bound, written):
                         savings[node] = savings.get(node, 0.0) + weight * _saved(node)
         if not savings:
@@ -275,16 +276,6 @@ def _linear(index: ir.Expr) -> tuple[dict[str, int], int]:
 
 def _offset(entry: tuple[int, ir.Expr]) -> int:
     return entry[0]
-
-
-def _top_targets(stmt: ir.Stmt) -> tuple[ir.Expr, ...]:
-    """The statement's own store targets (a store into the list is no read of it)."""
-    match stmt:
-        case ir.Assign(targets):
-            return targets
-        case ir.AugAssign(target) | ir.For(target):
-            return (target,)
-    return ()
 
 
 def _with_depths(body: tuple[ir.Stmt, ...], depth: int) -> Iterator[tuple[int, int]]:
