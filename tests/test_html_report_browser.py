@@ -113,6 +113,10 @@ def page(browser: webdriver.Chrome, report: tuple[Explanation, Path],
     explanation, path = report
     browser.get_log("browser")  # reading the log empties it
     browser.get(path.as_uri())
+    # `get` waits for the load event, but on a loaded machine it can hand back a page still
+    # parsing a long report: wait (bounded) until the document says it is complete
+    WebDriverWait(browser, 60).until(
+        lambda _: browser.execute_script("return document.readyState") == "complete")
     return browser, explanation
 
 
