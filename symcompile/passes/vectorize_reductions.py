@@ -1,0 +1,174 @@
+"""Sums reordered under fastmath: the code vectorize_loops builds for a nest whose whole body
+accumulates into one scalar local, `s += a[i] * b[i]` → `s = reordered_dot(s, a[0:n],
+b[0:n])`, `s += f(x[i])` → `s = reordered_sum(s, f(x[0:n]))`. A support module of `passes/`, no
+pass.
+
+`np.dot` (BLAS) and `np.sum` (pairwise) add in another order than the loop, so the sum rounds
+differently: an unsafe rule, only with `fastmath=True` (without it the loop stays, and explain
+says so). Everything else must be the loop's:
+
+- the type: a float (or int) `s` plus np.float64 terms is a np.float64 after the loop, and so is
+  `s + np.sum(...)`; the range is checked to hold 32 iterations or more on entry, so `s` is
+  never left untouched (a loop that does not run leaves a float a float);
+- exceptions and warnings: the terms are computed with floating-point errors recorded (any
+  sends the call to the loop); the order of additions decides whether a partial sum overflows
+  (`1e308 + 1e308 - 1e308`), so the reordered sum is taken only where no order can overflow:
+  `|s| + count * max|term| <= 2**1023` (with rounding, every partial sum then stays below
+  2**1024; a NaN or infinite term fails it). BLAS records no underflow of its products, so
+  `reordered_dot` runs only where the error state ignores underflow (as by default), and a
+  huge int `s` (the loop raises OverflowError adding to it) runs the loop.
+
+Example::
+
+    s = 0.0
+    for i in range(len(a)):
+        s += a[i] * b[i]
+    # --- with fastmath ---
+    s = 0.0
+    vectorized = False
+    if range is range_2 and len is len_2 and 32 <= len(a) and len(a) - 1 < b.shape[0]:
+        for fp_errors in floating_point_errors_recorded():
+            s_new = reordered_dot(s, a[0:len(a)], b[0:len(a)], 1)
+        if not fp_errors and s_new is not None:
+            s = s_new
+            vectorized = True
+    if not vectorized:
+        for i in range(len(a)):
+            s += a[i] * b[i]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import ir
+from ..analysis.subscripts import loop_term
+from ..ir.names import fresh_name
+from .vectorize_build import Builder, floating_point_errors_recorded
+from .vectorize_math import floating_point_errors_checked
+from .vectorize_nest import Nest, Total
+
+_LIMIT = 2.0 ** 1023
+
+
+def sums_elements(loop: ir.For) -> bool:
+    """Whether the innermost body of the perfect nest `loop` starts is one sum (`summed`)."""
+    while len(loop.body) == 1 and isinstance(loop.body[0], ir.For):
+        loop = loop.body[0]
+    return summed(loop.body) is not None
+
+
+def summed(body: tuple[ir.Stmt, ...]) -> tuple[str, int, ir.Expr, ir.Loc] | None:
+    """`s += term`, `s -= term`, `s = s + term`, `s = s - term` as the whole body: the local,
+    the sign of the term, the term (read from an array: `s += 1` is no sum of elements)."""
+    if len(body) != 1:
+        return None
+    match body[0]:
+        case ir.AugAssign(ir.Name(name), ("add" | "sub") as op, term):
+            pass
+        case ir.Assign((ir.Name(name),), ir.Op(("add" | "sub") as op, (ir.Name(same), term))) if same == name:
+            pass
+        case _:
+            return None
+    if not any(isinstance(part, ir.Subscript) for part in _parts(term)):
+        return None
+    return name, 1 if op == "add" else -1, term, body[0].loc
+
+
+def _parts(expr: ir.Expr) -> list[ir.Expr]:
+    found = [expr]
+    match expr:
+        case ir.Op(_, args) | ir.Call(_, args, ()):
+            for arg in args:
+                found += _parts(arg)
+    return found
+
+
+def _fits(start: Any, count: int, largest: Any) -> bool:
+    """Whether no partial sum of `start` and `count` terms of magnitude at most `largest` can
+    overflow, in any order."""
+    if type(start) is int and not -_LIMIT < start < _LIMIT:
+        return False
+    return bool(abs(start) + count * largest <= _LIMIT)
+
+
+def reordered_sum(start: Any, terms: np.ndarray, sign: int, plain: bool) -> Any:
+    """`start + sum(terms)` (`-` for a negative sign) with NumPy's pairwise sum, a float if
+    `plain` (the terms are floats: `math.exp(...)`) else a np.float64, or None where the order
+    could change more than the rounding (see the module)."""
+    if not _fits(start, terms.size, np.max(np.abs(terms))):
+        return None
+    total = np.sum(terms)
+    result = start + total if sign > 0 else start - total
+    return float(result) if plain else result
+
+
+def reordered_dot(start: Any, left: np.ndarray, right: np.ndarray, sign: int) -> Any:
+    """`start + dot(left, right)` with BLAS, or None (see `reordered_sum`; also where the
+    error state does not ignore underflow, which BLAS never records)."""
+    if np.geterr()["under"] != "ignore" \
+            or not _fits(start, left.size, np.max(np.abs(left)) * np.max(np.abs(right))):
+        return None
+    total = np.dot(left, right)
+    return start + total if sign > 0 else start - total
+
+
+class ReductionBuilder(Builder):
+    """The guarded code of a nest accumulating into one scalar (see the module's example)."""
+
+    def build(self) -> tuple[ir.Stmt, ...]:
+        nest, loc = self.nest, self.nest.loop.loc
+        total = nest.total
+        assert total is not None
+        flag = fresh_name("vectorized", self.taken)
+        errors = fresh_name("fp_errors", self.taken)
+        result = fresh_name(f"{total.name}_new", self.taken)
+        value = self._reduced(total)
+        staging = floating_point_errors_checked if nest.array_calls else floating_point_errors_recorded
+        watch = ir.For(ir.Name(errors), ir.Call(ir.Const(staging), ()),
+                       (ir.Assign((ir.Name(result),), value, loc),), (), loc)
+        taken = ir.BoolOp("and", (ir.Op("not", (ir.Name(errors),)),
+                                  ir.Compare(("isnot",), (ir.Name(result), ir.Const(None)))))
+        done = (ir.Assign((ir.Name(total.name),), ir.Name(result), loc),
+                ir.Assign((ir.Name(flag),), ir.Const(True), loc))
+        return (ir.Assign((ir.Name(flag),), ir.Const(False), loc),
+                ir.If(self._guard(), (watch, ir.If(taken, done, (), loc)), (), loc),
+                ir.If(ir.Op("not", (ir.Name(flag),)), (nest.loop,), (), loc))
+
+    def _reduced(self, total: Total) -> ir.Expr:
+        sign = ir.Const(total.sign)
+        start = ir.Name(total.name)
+        if is_dot(self.nest, total):
+            assert isinstance(total.term, ir.Op)
+            left, right = (self._vector(arg) for arg in total.term.args)
+            return ir.Call(ir.Const(reordered_dot), (start, left, right, sign))
+        plain = ir.Const(plain_float(total.term, self.nest))
+        return ir.Call(ir.Const(reordered_sum), (start, self._vector(total.term), sign, plain))
+
+
+def plain_float(term: ir.Expr, nest: Nest) -> bool:
+    """Whether the loop computes `term` as a float, not a np.float64: a `math` function's
+    result, or arithmetic of floats and plain numbers only (a np.float64 operand makes the
+    result one, NEP 50)."""
+    match term:
+        case ir.Call(func, _, ()) if id(term) in nest.array_calls:
+            function = func.value if isinstance(func, ir.Const) else \
+                nest.builtins_read.get(func.id) if isinstance(func, ir.Name) else None
+            return not isinstance(function, np.ufunc)
+        case ir.Op(_, args):
+            return all(plain_float(arg, nest) for arg in args)
+        case ir.Subscript():
+            return False
+    return True
+
+
+def is_dot(nest: Nest, total: Total) -> bool:
+    """`a[i] * b[i]` in one loop, of two float64 elements: a dot product."""
+    match total.term:
+        case ir.Op("mul", (ir.Subscript() as left, ir.Subscript() as right)) if len(nest.levels) == 1:
+            accesses = [nest.accesses[id(read)] for read in (left, right)]
+            return all(nest.arrays[access.array].dtype == np.float64 and any(
+                loop_term(form, nest.positions()) for form in access.index) for access in accesses)
+    return False
