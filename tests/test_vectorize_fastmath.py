@@ -302,7 +302,8 @@ def test_never_wrong_sums_that_may_overflow_in_another_order_run_the_loop(kernel
 
 
 def test_same_warnings_underflow_in_a_dot_follows_the_error_state(kernels: types.ModuleType) -> None:
-    """BLAS records no underflow of its products: with underflow reported, the loop runs."""
+    """A BLAS kernel need not raise the underflow flag of its products: with underflow
+    reported, the loop runs."""
     tiny = np.full(64, 1e-200)
     with np.errstate(under="warn"):
         observed = assert_equivalent(kernels.dot, fast(kernels, "dot"), (tiny, tiny))

@@ -13,10 +13,11 @@ says so). Everything else must be the loop's:
 - exceptions and warnings: the terms are computed with floating-point errors recorded (any
   sends the call to the loop); the order of additions decides whether a partial sum overflows
   (`1e308 + 1e308 - 1e308`), so the reordered sum is taken only where no order can overflow:
-  `|s| + count * max|term| <= 2**1023` (with rounding, every partial sum then stays below
-  2**1024; a NaN or infinite term fails it). BLAS records no underflow of its products, so
-  `reordered_dot` runs only where the error state ignores underflow (as by default), and a
-  huge int `s` (the loop raises OverflowError adding to it) runs the loop.
+  `|s| + sum|term| <= 2**1020` (bounded by `count * max|term|`, or for a dot product by
+  Cauchy-Schwarz; with rounding, every partial sum then stays below 2**1024; a NaN or infinite
+  term fails it). A BLAS kernel need not raise the underflow flag of its products, so
+  `reordered_dot` runs only where the error state ignores underflow (as by default); a huge
+  int `s` (the loop raises OverflowError adding to it) runs the loop.
 
 Example::
 
@@ -50,7 +51,7 @@ from .vectorize_build import Builder, floating_point_errors_recorded
 from .vectorize_math import floating_point_errors_checked
 from .vectorize_nest import Nest, Total
 
-_LIMIT = 2.0 ** 1023
+_LIMIT = 2.0 ** 1020  # every partial sum stays below 2**1024, rounding included
 
 
 def sums_elements(loop: ir.For) -> bool:
@@ -86,19 +87,21 @@ def _parts(expr: ir.Expr) -> list[ir.Expr]:
     return found
 
 
-def _fits(start: Any, count: int, largest: Any) -> bool:
-    """Whether no partial sum of `start` and `count` terms of magnitude at most `largest` can
-    overflow, in any order."""
+def _fits(start: Any, magnitude: Any) -> bool:
+    """Whether no partial sum of `start` and terms whose magnitudes add up to at most
+    `magnitude` (as computed, so within a relative n * eps of it) can overflow, in any order
+    (a NaN or infinite magnitude does not fit)."""
     if type(start) is int and not -_LIMIT < start < _LIMIT:
         return False
-    return bool(abs(start) + count * largest <= _LIMIT)
+    return bool(abs(start) + magnitude <= _LIMIT)
 
 
 def reordered_sum(start: Any, terms: np.ndarray, sign: int, plain: bool) -> Any:
     """`start + sum(terms)` (`-` for a negative sign) with NumPy's pairwise sum, a float if
     `plain` (the terms are floats: `math.exp(...)`) else a np.float64, or None where the order
-    could change more than the rounding (see the module)."""
-    if not _fits(start, terms.size, np.max(np.abs(terms))):
+    could change more than the rounding (see the module). The terms' magnitudes add up to at
+    most `size * max|term|` (two passes, no temporary array)."""
+    if not _fits(start, terms.size * max(np.max(terms), -np.min(terms))):
         return None
     total = np.sum(terms)
     result = start + total if sign > 0 else start - total
@@ -107,11 +110,18 @@ def reordered_sum(start: Any, terms: np.ndarray, sign: int, plain: bool) -> Any:
 
 def reordered_dot(start: Any, left: np.ndarray, right: np.ndarray, sign: int) -> Any:
     """`start + dot(left, right)` with BLAS, or None (see `reordered_sum`; also where the
-    error state does not ignore underflow, which BLAS never records)."""
-    if np.geterr()["under"] != "ignore" \
-            or not _fits(start, left.size, np.max(np.abs(left)) * np.max(np.abs(right))):
+    error state does not ignore underflow: a BLAS kernel need not raise the flag where the
+    loop's multiplications do). The magnitudes of the products add up to at most
+    `sqrt(dot(left, left) * dot(right, right))` (Cauchy-Schwarz; for `dot(a, a)`, the sum)."""
+    if np.geterr()["under"] != "ignore":
         return None
     total = np.dot(left, right)
+    if left.base is right.base and left.__array_interface__ == right.__array_interface__:  # a norm
+        magnitude = total
+    else:
+        magnitude = np.sqrt(np.dot(left, left)) * np.sqrt(np.dot(right, right))
+    if not _fits(start, magnitude):
+        return None
     return start + total if sign > 0 else start - total
 
 

@@ -2,9 +2,9 @@
 # becomes one reordered sum: `np.dot` (BLAS) for a product of two float64 elements, `np.sum`
 # otherwise (an unsafe rule: the order of additions, and so the rounding, differs). The result
 # keeps the loop's type (a float plus np.float64 terms is a np.float64), and the reordered sum
-# is taken only where no order of additions can overflow (`reordered_dot` checks `|s| + n *
-# max|a| * max|b| <= 2**1023`, and that the error state ignores underflow; else None and the
-# loop runs).
+# is taken only where no order of additions can overflow (`reordered_dot` checks `|s| +
+# sqrt(dot(a, a) * dot(b, b)) <= 2**1020`, Cauchy-Schwarz, and that the error state ignores
+# underflow; else None and the loop runs).
 def dot(a: "float64[n]", b: "float64[n]"):
     s = 0.0
     for i in range(len(a)):
