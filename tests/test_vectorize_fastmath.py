@@ -113,6 +113,18 @@ def rows_repeated(a, m):
             s += a[i]
     return s
 
+def matmul(c, a, b):
+    for i in range(a.shape[0]):
+        for j in range(b.shape[1]):
+            for k in range(a.shape[1]):
+                c[i, j] += a[i, k] * b[k, j]
+
+def matmul_k_outer(c, a, b):
+    for k in range(a.shape[1]):
+        for i in range(a.shape[0]):
+            for j in range(b.shape[1]):
+                c[i, j] += b[k, j] * a[i, k]
+
 def int_sum(a):
     s = 0
     for i in range(len(a)):
@@ -347,3 +359,37 @@ def test_same_warnings_a_quiet_nan_is_quiet(kernels: types.ModuleType) -> None:
             fast(kernels, name)(got, values)
             assert math.isnan(got[5])
             assert vectorized(kernels, name, got, values)
+
+
+@pytest.mark.parametrize("name", ["matmul", "matmul_k_outer"])
+@pytest.mark.parametrize("n, p, m", [(1, 1, 32), (8, 5, 4), (40, 30, 20), (3, 70, 9)])
+def test_close_matrix_products_under_fastmath(kernels: types.ModuleType, name: str, n: int, p: int, m: int) -> None:
+    """`c[i, j] += a[i, k] * b[k, j]` → `c + a @ b`: each element within p * eps * (|c| +
+    sum|a[i, k] * b[k, j]|) of the loop's."""
+    a, b, c = RNG.standard_normal((n, p)), RNG.standard_normal((p, m)), RNG.standard_normal((n, m))
+    expected, got = c.copy(), c.copy()
+    getattr(kernels, name)(expected, a, b)
+    fast(kernels, name)(got, a, b)
+    assert got.dtype == np.float64
+    np.testing.assert_array_less(np.abs(got - expected), p * EPS * (np.abs(c) + np.abs(a) @ np.abs(b)) + 1e-300)
+    assert "with np.matmul (fastmath: may differ in the last bit)" in told(kernels, name, got, a, b)
+
+
+def test_never_wrong_matrix_products_that_may_overflow_keep_the_loops_order(kernels: types.ModuleType) -> None:
+    """Where a sum could overflow in some order, or the error state reports underflow, the
+    products are summed in the loop's order (the bits of the loop, its warnings)."""
+    a, b = np.full((40, 30), 1e200), RNG.standard_normal((30, 20))
+    b[0, :] = 1e200
+    observed = assert_equivalent(kernels.matmul, fast(kernels, "matmul"), (np.zeros((40, 20)), a, b))
+    assert any("overflow" in message for message in observed.warning_messages)
+    # -1e308 + 1e200 * 2e108: the loop's product overflows; BLAS's fused multiply-add gives 1e308
+    fused_a, fused_b = np.zeros((8, 4)), np.zeros((4, 8))
+    fused_a[:, 0], fused_a[:, 1], fused_b[0, :], fused_b[1, :] = -1e308, 1e200, 1.0, 2e108
+    observed = assert_equivalent(kernels.matmul, fast(kernels, "matmul"), (np.zeros((8, 8)), fused_a, fused_b))
+    assert any("overflow" in message for message in observed.warning_messages)
+    small = RNG.standard_normal((40, 30)) * 1e-160
+    with np.errstate(under="warn"):
+        observed = assert_equivalent(kernels.matmul, fast(kernels, "matmul"), (np.zeros((40, 20)), small, small.T.copy()))
+    assert any("underflow" in message for message in observed.warning_messages)
+    assert_equivalent(kernels.matmul, fast(kernels, "matmul", fastmath=False),
+                      (np.zeros((40, 20)), RNG.standard_normal((40, 30)), RNG.standard_normal((30, 20))))

@@ -99,7 +99,7 @@ from . import notes
 from .vectorize_build import Builder
 from .vectorize_lists import ListBuilder
 from .vectorize_math import FUNCTIONS, array_function, function_name, ufunc_name
-from .vectorize_reductions import ReductionBuilder, is_dot, summed, sums_elements
+from .vectorize_reductions import ProductBuilder, ReductionBuilder, is_dot, matmul_operands, summed, sums_elements
 from .vectorize_nest import (
     Count,
     EndReduce,
@@ -709,7 +709,11 @@ class _Vectorizer:
             self._dependences(nest)
             self._dead_after(nest)
             self._lists(nest)
-            builder = ListBuilder if nest.lists else ReductionBuilder if nest.total else Builder
+            product = self.function.fastmath and not nest.lists and matmul_operands(nest) is not None
+            if product:
+                nest.inexact.append("np.matmul")
+            builder = ListBuilder if nest.lists else ReductionBuilder if nest.total else \
+                ProductBuilder if product else Builder
             code = builder(nest, self.taken).build()
         except Refused as refusal:
             if self.arrays or nest.lists or nest.sized_lists:  # (elsewhere, no array is in sight)
@@ -785,7 +789,8 @@ def _nest_kind(nest: Nest) -> str:
         return "element map" if len(vector) == 1 else f"element map over {len(vector)} loops"
     kept = ", ".join(level.var for level in nest.levels if level.var in nest.reduced)
     arrays = ", ".join(level.var for level in vector)
-    return f"reduction in order over {kept} (loop{'s' if len(vector) > 1 else ''} {arrays} as arrays)"
+    order = "reordered" if "np.matmul" in nest.inexact else "in order"
+    return f"reduction {order} over {kept} (loop{'s' if len(vector) > 1 else ''} {arrays} as arrays)"
 
 
 def _placeholders(kinds: list[Known]) -> tuple[ir.Expr, ...]:

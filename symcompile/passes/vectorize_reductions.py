@@ -1,7 +1,8 @@
 """Sums reordered under fastmath: the code vectorize_loops builds for a nest whose whole body
 accumulates into one scalar local, `s += a[i] * b[i]` → `s = reordered_dot(s, a[0:n],
-b[0:n])`, `s += f(x[i])` → `s = reordered_sum(s, f(x[0:n]))`. A support module of `passes/`, no
-pass.
+b[0:n])`, `s += f(x[i])` → `s = reordered_sum(s, f(x[0:n]))`, and for a matrix product's
+reduced axis, `c[i, j] += a[i, k] * b[k, j]` → `c_new = reordered_matmul(c[0:n, 0:m], a[0:n,
+0:p], b[0:p, 0:m])`. A support module of `passes/`, no pass.
 
 `np.dot` (BLAS) and `np.sum` (pairwise) add in another order than the loop, so the sum rounds
 differently: an unsafe rule, only with `fastmath=True` (without it the loop stays, and explain
@@ -45,7 +46,7 @@ from typing import Any
 import numpy as np
 
 from .. import ir
-from ..analysis.subscripts import loop_term
+from ..analysis.subscripts import Access, loop_term, to_expr
 from ..ir.names import fresh_name
 from .vectorize_build import Builder, floating_point_errors_recorded
 from .vectorize_math import floating_point_errors_checked
@@ -123,6 +124,84 @@ def reordered_dot(start: Any, left: np.ndarray, right: np.ndarray, sign: int) ->
     if not _fits(start, magnitude):
         return None
     return start + total if sign > 0 else start - total
+
+
+def reordered_matmul(acc: np.ndarray, left: np.ndarray, right: np.ndarray) -> np.ndarray:
+    """`acc + left @ right` (BLAS) where no order of the additions can overflow (every sum
+    within `max|acc| + p * max|left| * max|right|`) and the error state ignores underflow;
+    else the sums in the loop's order, as the reduction in order computes them (`acc + left[:,
+    k][:, None] * right[k, :]` for each k), whose errors are recorded as the loop's."""
+    bound = left.shape[1] * _largest(left) * _largest(right)
+    if np.geterr()["under"] == "ignore" and _fits(_largest(acc), bound):
+        product: np.ndarray = acc + left @ right
+        return product
+    for k in range(left.shape[1]):
+        acc = acc + left[:, k][:, None] * right[k, :]
+    return acc
+
+
+def _largest(values: np.ndarray) -> float:
+    """max|value| as a float (NaN if one is NaN: both ends are), without a temporary array."""
+    return float(max(np.max(values), -np.min(values)))
+
+
+def matmul_operands(nest: Nest) -> tuple[ir.Subscript, ir.Subscript] | None:
+    """`a[i, k]`, `b[k, j]` of a nest whose body is only `c[i, j] += a[i, k] * b[k, j]` (the
+    factors in either order), `k` the one loop kept, stepping by 1; float64 matrices."""
+    writes = nest.writes()
+    if len(nest.kept) != 1 or nest.kept[0].step != 1 or len(nest.steps) != 1 or len(writes) != 1 \
+            or writes[0].mask or len(nest.levels) != 3:
+        return None
+    match writes[0].value:
+        case ir.Op("add", (ir.Subscript() as target, ir.Op("mul", (ir.Subscript() as x, ir.Subscript() as y)))):
+            pass
+        case _:
+            return None
+    i, j = (level.var for level in nest.vector_levels())
+    k = nest.kept[0].var
+    if _indexed(nest, target, (i, j)) and _indexed(nest, x, (i, k)) and _indexed(nest, y, (k, j)):
+        return x, y
+    if _indexed(nest, target, (i, j)) and _indexed(nest, y, (i, k)) and _indexed(nest, x, (k, j)):
+        return y, x  # (`b[k, j] * a[i, k]`: the same products)
+    return None
+
+
+def _indexed(nest: Nest, read: ir.Subscript, order: tuple[str, str]) -> bool:
+    """Whether `read` is an element of a float64 matrix indexed by the loops `order`, each with
+    coefficient 1."""
+    access = nest.accesses.get(id(read))
+    if access is None or nest.arrays[access.array].dtype != np.float64 or len(access.index) != 2:
+        return False
+    return all(loop_term(form, nest.positions()) == (var, 1) for form, var in zip(access.index, order))
+
+
+class ProductBuilder(Builder):
+    """A matrix product's reduced axis as one `reordered_matmul` (fastmath)."""
+
+    def _accumulated(self) -> tuple[list[ir.Stmt], list[ir.Stmt]]:
+        loc = self.nest.loop.loc
+        write = self.nest.writes()[0]
+        operands = matmul_operands(self.nest)
+        assert operands is not None
+        name = fresh_name(f"{write.access.array}_new", self.taken)
+        view = self._view(write.access, target=True)
+        left, right = (self._span(self.nest.accesses[id(read)]) for read in operands)
+        product = ir.Call(ir.Const(reordered_matmul), (ir.Name(name), left, right))
+        return [ir.Assign((ir.Name(name),), view, loc), ir.Assign((ir.Name(name),), product, loc)], \
+            [ir.Assign((view,), ir.Name(name), loc)]
+
+    def _span(self, access: Access) -> ir.Expr:
+        """The slices of `access` over the vector loops and the kept one."""
+        kept = self.nest.kept[0]
+        parts: list[ir.Expr] = []
+        for form in access.index:
+            term = loop_term(form, self.positions)
+            if term is not None:
+                parts.append(self._slice(form, *term))
+                continue
+            offset = form.without(("name", kept.var))
+            parts.append(ir.Slice(to_expr(offset.plus(kept.start)), to_expr(offset.plus(kept.stop)), None))
+        return ir.Subscript(ir.Name(access.array), ir.Build("tuple", tuple(parts)))
 
 
 class ReductionBuilder(Builder):
