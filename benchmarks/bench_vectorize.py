@@ -472,6 +472,17 @@ def sum_of_exp_hand(x):
     return float(0.0 + np.sum(np.exp(-x * x)))
 
 
+def matmul_fast(c, a, b):
+    for i in range(a.shape[0]):
+        for j in range(b.shape[1]):
+            for k in range(a.shape[1]):
+                c[i, j] += a[i, k] * b[k, j]
+
+
+def matmul_fast_hand(c, a, b):
+    c[:] = c + a @ b
+
+
 # ------------------------------------------------------------------ the cases
 
 @dataclass(frozen=True)
@@ -548,6 +559,8 @@ KERNELS: tuple[Kernel, ...] = (
     Kernel("dot_fastmath", dot_fast, dot_fast_hand, lambda: (_vec(), _vec(seed=1)), fastmath=True),
     Kernel("norm", norm, norm_hand, lambda: (_vec(),), fastmath=True),
     Kernel("sum_of_exp", sum_of_exp, sum_of_exp_hand, lambda: (_vec(),), fastmath=True),
+    Kernel("matmul_fastmath", matmul_fast, matmul_fast_hand,
+           lambda: (np.zeros((40, 40)), _grid(40), _grid(40, seed=1)), fastmath=True),
 )
 
 

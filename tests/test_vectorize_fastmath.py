@@ -125,6 +125,12 @@ def matmul_k_outer(c, a, b):
             for j in range(b.shape[1]):
                 c[i, j] += b[k, j] * a[i, k]
 
+def exp_sum32(x, y):
+    s = 0.0
+    for i in range(len(x)):
+        s += math.exp(x[i]) * y[i]
+    return s
+
 def int_sum(a):
     s = 0
     for i in range(len(a)):
@@ -266,6 +272,9 @@ def test_never_wrong_float32_beside_math_functions_stays_a_loop(kernels: types.M
     a32 = a.astype(np.float32)
     assert_equivalent(kernels.exp_map, fast(kernels, "exp_map"), (np.zeros(64, np.float32), a32))
     assert not vectorized(kernels, "exp_map", np.zeros(64, np.float32), a32)
+    assert type(kernels.exp_sum32(a, b32)) is np.float32  # a float plus float32 terms
+    assert_equivalent(kernels.exp_sum32, fast(kernels, "exp_sum32"), (a, b32))
+    assert not vectorized(kernels, "exp_sum32", a, b32)
 
 
 def _within_sum_bound(got: object, expected: object, terms: np.ndarray) -> None:

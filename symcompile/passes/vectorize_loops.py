@@ -37,6 +37,10 @@ What must hold, each checked where it runs or proven here (see docs/rules.md):
   scalars do: `+ - * /` with a float32/float64 result, comparisons, `& | ^ ~` on ints and
   bools, `abs` and unary minus of floats (integer `+ - *` are left alone: a NumPy integer
   scalar warns on overflow, an array wraps silently);
+- with fastmath only (unsafe: the last bits may differ): `math` functions and `**` of float64
+  elements as NumPy ufuncs (`math.exp` → `np.exp`, `vectorize_math`), a body summing into one
+  scalar as `np.dot`/`np.sum`, a matrix product's reduced axis as `a @ b`
+  (`vectorize_reductions`); exceptions, warnings and types stay the loop's;
 - warnings: the element values are computed with NumPy's floating-point errors recorded, not
   reported; if any the error state would report was raised (by default overflow, division by
   zero, invalid), nothing has been written and the loop runs as written, so it warns or raises
@@ -251,11 +255,7 @@ class _Vectorizer:
                     raise Refused("the body holds {}", _statement_kind(stmt))
         nest.temps = temps
         nest.temp_names |= set(temps)
-        if nest.array_calls and any(kind.dtype.kind == "f" and kind.dtype != np.float64
-                                    for kind in nest.arrays.values()):
-            # `math.exp(a[i]) * b[i]` is a float times a float32: a float32 (NEP 50), not a float64
-            raise Refused("calls {} beside float32 elements", ", ".join(sorted(set(map(
-                function_name, nest.array_calls.values())))))
+        _functions_beside_float64_only(nest)
         self._shape(nest)
         counters = {count.name for count in nest.counts()}
         if counters and (nest.reduced or counters & nest.temp_names):
@@ -272,6 +272,7 @@ class _Vectorizer:
         kind = self._element(term, env, nest, {})
         if kind.array is None or kind.array.dtype != np.float64 or nest.lists:
             raise Refused("accumulates {} into {}: not a float64 array element", term, name)
+        _functions_beside_float64_only(nest)
         if self._moves_with((term,), nest, 0) != set(nest.positions()):
             raise Refused("accumulates {} into {}: a term not moving with every loop", term, name)
         if not self.function.fastmath:
@@ -791,6 +792,15 @@ def _nest_kind(nest: Nest) -> str:
     arrays = ", ".join(level.var for level in vector)
     order = "reordered" if "np.matmul" in nest.inexact else "in order"
     return f"reduction {order} over {kept} (loop{'s' if len(vector) > 1 else ''} {arrays} as arrays)"
+
+
+def _functions_beside_float64_only(nest: Nest) -> None:
+    """`math.exp(a[i]) * b[i]` is a float times a float32 element: a float32 (NEP 50), where
+    the arrays would compute a float64: functions only in nests of no other float arrays."""
+    if nest.array_calls and any(kind.dtype.kind == "f" and kind.dtype != np.float64
+                                for kind in nest.arrays.values()):
+        raise Refused("calls {} beside float32 elements", ", ".join(sorted(set(map(
+            function_name, nest.array_calls.values())))))
 
 
 def _placeholders(kinds: list[Known]) -> tuple[ir.Expr, ...]:
