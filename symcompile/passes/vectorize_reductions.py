@@ -102,7 +102,7 @@ def reordered_sum(start: Any, terms: np.ndarray, sign: int, plain: bool) -> Any:
     `plain` (the terms are floats: `math.exp(...)`) else a np.float64, or None where the order
     could change more than the rounding (see the module). The terms' magnitudes add up to at
     most `size * max|term|` (two passes, no temporary array)."""
-    if not _fits(start, terms.size * max(np.max(terms), -np.min(terms))):
+    if not _fits(start, terms.size * _largest(terms)):
         return None
     total = np.sum(terms)
     result = start + total if sign > 0 else start - total
@@ -142,7 +142,7 @@ def reordered_matmul(acc: np.ndarray, left: np.ndarray, right: np.ndarray) -> np
 
 def _largest(values: np.ndarray) -> float:
     """max|value| as a float (NaN if one is NaN: both ends are), without a temporary array."""
-    return float(max(np.max(values), -np.min(values)))
+    return float(max(values.max(), -values.min()))
 
 
 def matmul_operands(nest: Nest) -> tuple[ir.Subscript, ir.Subscript] | None:
