@@ -312,12 +312,12 @@ def test_never_wrong_sums_that_may_overflow_in_another_order_run_the_loop(kernel
     """`1e308 + 1e308 - 1e308 - 1e308` overflows in the loop's order and not pairwise: the
     reordered sum is taken only where no order can overflow, so these run the loop, with its
     result and its warning."""
-    a = np.array([1e308, 1e308, -1e308, -1e308] * 10)
-    ones = np.ones(40)
-    for name, args in (("dot", (a, ones)), ("total_2d", (a.reshape(8, 5),)), ("norm", (a,))):
+    a = np.array([1e308, 1e308, -1e308, -1e308] * 40)
+    ones = np.ones(160)
+    for name, args in (("dot", (a, ones)), ("total_2d", (a.reshape(8, 20),)), ("norm", (a,))):
         observed = assert_equivalent(getattr(kernels, name), fast(kernels, name), args)
         assert any("overflow" in message for message in observed.warning_messages), name
-    nan = RNG.standard_normal(40)
+    nan = RNG.standard_normal(160)
     nan[7] = np.nan
     assert_equivalent(kernels.dot, fast(kernels, "dot"), (nan, ones))
 
@@ -325,7 +325,7 @@ def test_never_wrong_sums_that_may_overflow_in_another_order_run_the_loop(kernel
 def test_same_warnings_underflow_in_a_dot_follows_the_error_state(kernels: types.ModuleType) -> None:
     """A BLAS kernel need not raise the underflow flag of its products: with underflow
     reported, the loop runs."""
-    tiny = np.full(64, 1e-200)
+    tiny = np.full(160, 1e-200)
     with np.errstate(under="warn"):
         observed = assert_equivalent(kernels.dot, fast(kernels, "dot"), (tiny, tiny))
     assert any("underflow" in message for message in observed.warning_messages)
@@ -371,7 +371,7 @@ def test_same_warnings_a_quiet_nan_is_quiet(kernels: types.ModuleType) -> None:
 
 
 @pytest.mark.parametrize("name", ["matmul", "matmul_k_outer"])
-@pytest.mark.parametrize("n, p, m", [(1, 1, 32), (8, 5, 4), (40, 30, 20), (3, 70, 9)])
+@pytest.mark.parametrize("n, p, m", [(1, 1, 32), (8, 5, 4), (40, 30, 20), (3, 70, 9), (9, 16, 2)])
 def test_close_matrix_products_under_fastmath(kernels: types.ModuleType, name: str, n: int, p: int, m: int) -> None:
     """`c[i, j] += a[i, k] * b[k, j]` → `c + a @ b`: each element within p * eps * (|c| +
     sum|a[i, k] * b[k, j]|) of the loop's."""
@@ -392,13 +392,20 @@ def test_never_wrong_matrix_products_that_may_overflow_keep_the_loops_order(kern
     observed = assert_equivalent(kernels.matmul, fast(kernels, "matmul"), (np.zeros((40, 20)), a, b))
     assert any("overflow" in message for message in observed.warning_messages)
     # -1e308 + 1e200 * 2e108: the loop's product overflows; BLAS's fused multiply-add gives 1e308
-    fused_a, fused_b = np.zeros((8, 4)), np.zeros((4, 8))
+    fused_a, fused_b = np.zeros((8, 16)), np.zeros((16, 8))
     fused_a[:, 0], fused_a[:, 1], fused_b[0, :], fused_b[1, :] = -1e308, 1e200, 1.0, 2e108
     observed = assert_equivalent(kernels.matmul, fast(kernels, "matmul"), (np.zeros((8, 8)), fused_a, fused_b))
     assert any("overflow" in message for message in observed.warning_messages)
-    small = RNG.standard_normal((40, 30)) * 1e-160
+    small = RNG.standard_normal((40, 30)) * 1e-160  # (30 >= 16: a @ b but for underflow)
     with np.errstate(under="warn"):
         observed = assert_equivalent(kernels.matmul, fast(kernels, "matmul"), (np.zeros((40, 20)), small, small.T.copy()))
     assert any("underflow" in message for message in observed.warning_messages)
     assert_equivalent(kernels.matmul, fast(kernels, "matmul", fastmath=False),
                       (np.zeros((40, 20)), RNG.standard_normal((40, 30)), RNG.standard_normal((30, 20))))
+
+
+def test_never_slower_few_terms_run_the_loop(kernels: types.ModuleType) -> None:
+    """A reordered sum's fixed cost is ~50 turns of the loop: from 128 terms (checked on entry;
+    fewer known at compile time refuse)."""
+    source = sc.source(fast(kernels, "dot"), RNG.standard_normal(200), RNG.standard_normal(200))
+    assert "128 <= len(a)" in source

@@ -28,7 +28,7 @@ Example::
     # --- with fastmath ---
     s = 0.0
     vectorized = False
-    if range is range_2 and len is len_2 and 32 <= len(a) and len(a) - 1 < b.shape[0]:
+    if range is range_2 and len is len_2 and 128 <= len(a) and len(a) - 1 < b.shape[0]:
         for fp_errors in floating_point_errors_recorded():
             s_new = reordered_dot(s, a[0:len(a)], b[0:len(a)], 1)
         if not fp_errors and s_new is not None:
@@ -41,6 +41,7 @@ Example::
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -50,8 +51,13 @@ from ..analysis.subscripts import Access, loop_term, to_expr
 from ..ir.names import fresh_name
 from .vectorize_build import Builder, floating_point_errors_recorded
 from .vectorize_math import floating_point_errors_checked
-from .vectorize_nest import Nest, Total
+from .vectorize_nest import Nest, Refused, Total
 
+# below these the loop runs (measured, minimum of repeats: a reordered sum's fixed cost, about
+# 5-7 µs, is ~50 turns of `s += a[i] * b[i]`; a norm's loop, run over `tolist()` by
+# iterate_lists, ~35 ns a turn; `a @ b` beats adding k slices in order from about 16 of them)
+MIN_TERMS = 128
+MIN_PRODUCT_DEPTH = 16
 _LIMIT = 2.0 ** 1020  # every partial sum stays below 2**1024, rounding included
 
 
@@ -129,13 +135,14 @@ def reordered_dot(start: Any, left: np.ndarray, right: np.ndarray, sign: int) ->
 def reordered_matmul(acc: np.ndarray, left: np.ndarray, right: np.ndarray) -> np.ndarray:
     """`acc + left @ right` (BLAS) where no order of the additions can overflow (every sum
     within `max|acc| + p * max|left| * max|right|`) and the error state ignores underflow;
-    else the sums in the loop's order, as the reduction in order computes them (`acc + left[:,
-    k][:, None] * right[k, :]` for each k), whose errors are recorded as the loop's."""
-    bound = left.shape[1] * _largest(left) * _largest(right)
-    if np.geterr()["under"] == "ignore" and _fits(_largest(acc), bound):
+    else (and below 16 of them) the sums in the loop's order, as the reduction in order computes
+    them (`acc + left[:, k][:, None] * right[k, :]` for each k), errors recorded as the loop's."""
+    depth = left.shape[1]
+    if depth >= MIN_PRODUCT_DEPTH and np.geterr()["under"] == "ignore" \
+            and _fits(_largest(acc), depth * _largest(left) * _largest(right)):
         product: np.ndarray = acc + left @ right
         return product
-    for k in range(left.shape[1]):
+    for k in range(depth):
         acc = acc + left[:, k][:, None] * right[k, :]
     return acc
 
@@ -225,6 +232,19 @@ class ReductionBuilder(Builder):
         return (ir.Assign((ir.Name(flag),), ir.Const(False), loc),
                 ir.If(self._guard(), (watch, ir.If(taken, done, (), loc)), (), loc),
                 ir.If(ir.Op("not", (ir.Name(flag),)), (nest.loop,), (), loc))
+
+    def _pays(self) -> list[ir.Expr]:
+        """`128 <= len(a)`: enough terms for the reordered sum to beat the loop."""
+        lengths = [level.stop.plus(level.start, -1).times(level.step) for level in self.nest.levels]
+        if all(length.is_const for length in lengths):
+            count = math.prod(length.const for length in lengths)
+            if count < MIN_TERMS:
+                raise Refused("{} terms: too few for a reordered sum to pay", count)
+            return []
+        product = to_expr(lengths[0])
+        for length in lengths[1:]:
+            product = ir.Op("mul", (product, to_expr(length)))
+        return [ir.Compare(("le",), (ir.Const(MIN_TERMS), product))]
 
     def _reduced(self, total: Total) -> ir.Expr:
         sign = ir.Const(total.sign)
