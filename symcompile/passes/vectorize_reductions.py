@@ -9,7 +9,7 @@ differently: an unsafe rule, only with `fastmath=True` (without it the loop stay
 says so). Everything else must be the loop's:
 
 - the type: a float (or int) `s` plus np.float64 terms is a np.float64 after the loop, and so is
-  `s + np.sum(...)`; the range is checked to hold 32 iterations or more on entry, so `s` is
+  `s + np.sum(...)`; the range is checked to hold 128 iterations or more on entry, so `s` is
   never left untouched (a loop that does not run leaves a float a float);
 - exceptions and warnings: the terms are computed with floating-point errors recorded (any
   sends the call to the loop); the order of additions decides whether a partial sum overflows
