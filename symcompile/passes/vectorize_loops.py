@@ -276,8 +276,8 @@ class _Vectorizer:
         if self._moves_with((term,), nest, 0) != set(nest.positions()):
             raise Refused("accumulates {} into {}: a term not moving with every loop", term, name)
         if not self.function.fastmath:
-            raise Refused("accumulates into {}: np.sum or np.dot would add in another order, rounding "
-                          "differently: allowed with fastmath=True", name)
+            raise Refused("accumulates into {}: np.sum or np.dot would round differently: allowed with "
+                          "fastmath=True", name)
         nest.relied |= known.arguments
         nest.total = Total(name, sign, term, loc)
         nest.inexact.append("np.dot" if is_dot(nest, nest.total) else "np.sum")
@@ -571,8 +571,8 @@ class _Vectorizer:
         if len(args) != arity:
             raise Refused("calls {} with {} arguments", name, len(args))
         if not exact and not self.function.fastmath:
-            raise Refused("{} on arrays may round differently from {} (in the last bit): allowed with "
-                          "fastmath=True", ufunc_name(ufunc), name)
+            raise Refused("{} on arrays may round differently from {} (last bit): allowed with fastmath=True",
+                          ufunc_name(ufunc), name)
         kinds = [self._element(arg, env, nest, temps) for arg in args]
         elements = [kind for kind in kinds if kind.array is not None]
         if not elements or any(kind.array.dtype != np.float64 for kind in elements) or any(  # type: ignore[union-attr]
@@ -773,8 +773,9 @@ def _rule_name(nest: Nest) -> str:
     arrays)`, each followed by `, on lists converted on entry (c, A, B)` for lists;
     `counting reduction into count` (`element map, counting into count` beside writes)."""
     counters = ", ".join(sorted({count.name for count in nest.counts()}))
-    fastmath = f" with {', '.join(dict.fromkeys(nest.inexact))} (fastmath: may differ in the last bit)" \
-        if nest.inexact else ""
+    names = list(dict.fromkeys(nest.inexact))  # (at most two named: a note is one short line)
+    listed = ", ".join(names[:2]) + (f" and {len(names) - 2} more" if len(names) > 2 else "")
+    fastmath = f" with {listed} (fastmath: may differ in the last bit)" if names else ""
     if nest.total:
         loops = f" over {len(nest.levels)} loops" if len(nest.levels) > 1 else ""
         return f"sum into {nest.total.name}{loops}{fastmath}"
@@ -790,8 +791,9 @@ def _nest_kind(nest: Nest) -> str:
         return "element map" if len(vector) == 1 else f"element map over {len(vector)} loops"
     kept = ", ".join(level.var for level in nest.levels if level.var in nest.reduced)
     arrays = ", ".join(level.var for level in vector)
-    order = "reordered" if "np.matmul" in nest.inexact else "in order"
-    return f"reduction {order} over {kept} (loop{'s' if len(vector) > 1 else ''} {arrays} as arrays)"
+    if "np.matmul" in nest.inexact:
+        return f"matrix product over {kept}"
+    return f"reduction in order over {kept} (loop{'s' if len(vector) > 1 else ''} {arrays} as arrays)"
 
 
 def _functions_beside_float64_only(nest: Nest) -> None:
@@ -799,8 +801,7 @@ def _functions_beside_float64_only(nest: Nest) -> None:
     the arrays would compute a float64: functions only in nests of no other float arrays."""
     if nest.array_calls and any(kind.dtype.kind == "f" and kind.dtype != np.float64
                                 for kind in nest.arrays.values()):
-        raise Refused("calls {} beside float32 elements", ", ".join(sorted(set(map(
-            function_name, nest.array_calls.values())))))
+        raise Refused("calls {} beside float32 elements", min(map(function_name, nest.array_calls.values())))
 
 
 def _placeholders(kinds: list[Known]) -> tuple[ir.Expr, ...]:
