@@ -545,6 +545,22 @@ def test_same_warnings_underflow_follows_the_error_state(kernels: types.ModuleTy
     assert out[1] == 1e-200
 
 
+def test_same_warnings_errors_recorded_are_those_the_state_reports() -> None:
+    """Every kind is recorded while the array code runs; those the state ignores are dropped
+    after it (underflow by default), the others kept, and the state is restored."""
+    tiny, huge = np.array([1e-200]), np.array([1e300])
+    before = np.geterr()
+    for seen in vectorize_build.floating_point_errors_recorded():
+        _ = tiny * tiny, huge * huge, np.ones(1) / np.zeros(1)
+    assert seen == ["overflow", "divide by zero"]
+    assert np.geterr() == before
+    with np.errstate(under="warn", over="ignore", divide="raise"):
+        for seen in vectorize_build.floating_point_errors_recorded():
+            _ = tiny * tiny, huge * huge, np.ones(1) / np.zeros(1)
+        assert seen == ["underflow", "divide by zero"]
+        assert np.geterr() == {**before, "under": "warn", "over": "ignore", "divide": "raise"}
+
+
 def test_never_wrong_scalar_carried_between_iterations(kernels: types.ModuleType) -> None:
     args = (np.zeros(5), rng_array((5,)))
     check(kernels, "carried", *args)
