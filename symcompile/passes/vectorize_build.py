@@ -86,7 +86,9 @@ class Builder:
         commit: list[ir.Stmt] = []
         masks: dict[object, str] = {}  # by the test's identity (a path's: `_where`): its mask's name
         committed: set[str] = set()  # the arrays written by the commits so far
-        for step in self.nest.steps:
+        pairs = self._complements()  # by the `else:` write's position: its `if:` write's
+        held: dict[int, str] = {}  # the value of each `if:` write of a pair, by its position
+        for position, step in enumerate(self.nest.steps):
             compute = loops[-1][1]
             if isinstance(step, Reduce):
                 loops.append((step.level, []))
@@ -101,20 +103,62 @@ class Builder:
                 commit.append(self._count(step, self._where(step.mask, masks, compute, step.loc)))
             else:
                 value = self._cast(step, self._value(step, masks, compute))
-                if self._viewed(value) in committed:  # a slice read after a commit changed it
+                mask = step.mask
+                if position in pairs:  # both values read now, before any commit: no copies
+                    test = self._where(((mask[-1][0], False),), masks, compute, step.loc)
+                    value = ir.Call(ir.Const(np.where), (test, ir.Name(held.pop(pairs[position])), value))
+                    mask = mask[:-1]
+                elif self._viewed(value) in committed:  # a slice read after a commit changed it
                     value = ir.Call(ir.Const(np.copy), (value,))
-                committed.add(step.access.array)
                 temp = fresh_name(f"{step.access.array}_new", self.taken)
                 compute.append(ir.Assign((ir.Name(temp),), value, step.loc))
+                if position in pairs.values():  # committed with the `else:` write
+                    held[position] = temp
+                    continue
+                committed.add(step.access.array)
                 view = self._view(step.access, target=True)
-                if not step.mask:
-                    self.written[(step.access.array, step.access.index)] = (temp, step.kind.array is None)
+                if not mask:
+                    if not step.mask:
+                        self.written[(step.access.array, step.access.index)] = (temp, step.kind.array is None)
                     commit.append(ir.Assign((view,), ir.Name(temp), step.loc))
                     continue
-                where = self._where(step.mask, masks, compute, step.loc)
+                where = self._where(mask, masks, compute, step.loc)
                 commit.append(ir.ExprStmt(ir.Call(ir.Const(np.copyto), (view, ir.Name(temp)),
                                                   (ir.Keyword("where", where),)), step.loc))
         return loops[0][1], commit
+
+    def _complements(self) -> dict[int, int]:
+        """The `if:`/`else:` writes stored as one `np.where(mask, first, second)` (the hand's
+        `out[...] = np.where(x < low, low, x)`, one pass instead of two masked copies), by
+        the position of the `else:` write: the `if:` one's. Both store the same element, on
+        paths differing only in the last test's negation, with nothing but scalar locals
+        between them; both values are computed for every element anyway (their errors only
+        recorded), and each is of the array's dtype or becomes it as `where` promotes it.
+        Not on lists (their conversion is weighed by the cost model, which sees `where` as
+        an unknown call: a small loop would no longer pay)."""
+        pairs: dict[int, int] = {}
+        steps = self.nest.steps if not self.nest.lists else []
+        for position, step in enumerate(steps):
+            if not isinstance(step, Write) or not step.mask or step.mask[-1][1]:
+                continue
+            later = next((at for at in range(position + 1, len(steps)) if not isinstance(steps[at], Temp)), None)
+            other = steps[later] if later is not None else None
+            if later is None or not isinstance(other, Write) or other.access != step.access \
+                    or len(other.mask) != len(step.mask) or not other.mask[-1][1]:
+                continue
+            if all(a[0] is b[0] for a, b in zip(step.mask, other.mask)) and other.mask[:-1] == step.mask[:-1] \
+                    and self._selects_exactly(step) and self._selects_exactly(other):
+                pairs[later] = position
+        return pairs
+
+    def _selects_exactly(self, step: Write) -> bool:
+        """Whether `np.where` keeps the value `step` stores as the array's dtype holds it: an
+        array (or NumPy scalar) of that dtype, a plain number cast to it (`_cast`), or a
+        Python float meeting float64 (weak: NEP 50)."""
+        dtype = self.nest.arrays[step.access.array].dtype
+        if step.kind.array is not None:
+            return step.kind.array.dtype == dtype
+        return dtype != np.float64 or step.kind.type is float
 
     def _accumulated(self) -> tuple[list[ir.Stmt], list[ir.Stmt]]:
         """A reduction in order over the kept loops: each written element's array named before
