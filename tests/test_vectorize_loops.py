@@ -283,6 +283,23 @@ def time_steps(u, new, steps):
             new[i] = u[i] + 0.1 * (u[i - 1] - 2.0 * u[i] + u[i + 1])
         u[:] = new
     return u
+
+def local_reused(square, shifted, x, y):
+    for i in range(len(x)):
+        s = x[i] * x[i]
+        square[i] = s + 1.0
+        shifted[i] = s * y[i]
+
+def local_stored_then_scaled(a, b, x):
+    for i in range(len(x)):
+        s = x[i] - 1.0
+        a[i] = s
+        b[i] = s * 2.0
+
+def local_float32_meets_float64(out, x, y):
+    for i in range(len(x)):
+        s = x[i] * x[i]
+        out[i] = s * y[i]
 '''
 
 
@@ -773,3 +790,22 @@ def test_same_warnings_complex_elements_are_not_ordered(kernels: types.ModuleTyp
     check(kernels, "threshold", np.zeros(6, dtype=bool), z, 0.0)
     assert "orders complex numbers" in str(sc.explain(compiled(kernels, "threshold"), np.zeros(6, dtype=bool), z, 0.0))
     check(kernels, "threshold", np.zeros(6, dtype=bool), rng_array((6,), np.float16), 1e308)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_never_wrong_a_dead_local_is_computed_into(kernels: types.ModuleType, n: int) -> None:
+    """The last operation reading a local's new array computes into it (`multiply(s_2, ...,
+    out=s_2)`) only where nothing reads it after, no other name holds it, and the result has
+    its dtype: same bits whatever the shape; a local also stored, or a float32 local meeting
+    float64, keeps its array."""
+    x, y = rng_array((n,)), rng_array((n,), seed=1)
+    check(kernels, "local_reused", np.zeros(n), np.zeros(n), x, y)
+    check(kernels, "local_stored_then_scaled", np.zeros(n), np.zeros(n), x)
+    check(kernels, "local_float32_meets_float64", np.zeros(n), x.astype(np.float32), y)
+    check(kernels, "local_float32_meets_float64", np.zeros(n, np.float32), x.astype(np.float32), y.astype(np.float32))
+    base = rng_array((3 * n + 1,))
+    check(kernels, "local_reused", np.zeros(n), np.zeros(n), base[::-3][:n].copy(), y)
+    assert "out=s_2" in said(compiled(kernels, "local_reused"), np.zeros(40), np.zeros(40), x[:1].repeat(40), y[:1].repeat(40))
+    assert "out=" not in said(compiled(kernels, "local_stored_then_scaled"), np.zeros(40), np.zeros(40), np.ones(40))
+    assert "out=" not in said(compiled(kernels, "local_float32_meets_float64"), np.zeros(40),
+                              np.ones(40, np.float32), np.ones(40))

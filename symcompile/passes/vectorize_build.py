@@ -19,6 +19,7 @@ import numpy as np
 from .. import ir
 from ..analysis.subscripts import Access, Affine, AtomKey, loop_term, to_expr
 from ..ir.names import fresh_name
+from ..ir.rewrite import statement_expressions, walk_expr
 from .vectorize_nest import Count, EndReduce, Level, Nest, Path, Reduce, Refused, Temp, Write
 
 WrittenKey = tuple[str, tuple[Affine, ...]]
@@ -27,6 +28,9 @@ WrittenKey = tuple[str, tuple[Affine, ...]]
 MIN_ITERATIONS = 32
 MIN_ELEMENTS_PER_TURN = 8
 # the kind an error-state callback is given → the error state's key for it
+# the array operations a last step may compute into a dead temporary (`out=`): the same ufunc
+# `a * b` calls on ndarrays, element by element the same bits and the same errors
+_INTO = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "truediv": np.true_divide}
 _ERROR_MODES = {"divide by zero": "divide", "overflow": "over", "underflow": "under",
                 "invalid value": "invalid"}
 
@@ -59,6 +63,9 @@ class Builder:
         # the name holding each element written so far, and whether it holds a plain number
         self.written: dict[WrittenKey, tuple[str, bool]] = {}
         self.views: dict[str, str] = {}  # the scalar locals holding a view: of which array
+        # the scalar locals holding a new array of every element (1-D): its dtype
+        self.fresh: dict[str, np.dtype[np.generic]] = {}
+        self.dtypes: dict[int, np.dtype[np.generic]] = {}  # of the array each compute step makes
 
     def build(self) -> tuple[ir.Stmt, ...]:
         loc = self.nest.loop.loc
@@ -112,6 +119,8 @@ class Builder:
                     value = ir.Call(ir.Const(np.copy), (value,))
                 temp = fresh_name(f"{step.access.array}_new", self.taken)
                 compute.append(ir.Assign((ir.Name(temp),), value, step.loc))
+                if step.kind.array is not None:
+                    self.dtypes[id(compute[-1])] = step.kind.array.dtype
                 if position in pairs.values():  # committed with the `else:` write
                     held[position] = temp
                     continue
@@ -125,7 +134,7 @@ class Builder:
                 where = self._where(mask, masks, compute, step.loc)
                 commit.append(ir.ExprStmt(ir.Call(ir.Const(np.copyto), (view, ir.Name(temp)),
                                                   (ir.Keyword("where", where),)), step.loc))
-        return loops[0][1], commit
+        return self._into_dead_temporaries(loops[0][1], commit), commit
 
     def _complements(self) -> dict[int, int]:
         """The `if:`/`else:` writes stored as one `np.where(mask, first, second)` (the hand's
@@ -197,12 +206,46 @@ class Builder:
     def _temp(self, step: Temp) -> ir.Stmt:
         if step.name not in self.temps:
             self.temps[step.name] = fresh_name(step.name, self.taken)
+        name = self.temps[step.name]
         value = self._vector(step.value)
         viewed = self._viewed(value)
-        self.views.pop(self.temps[step.name], None)
+        self.views.pop(name, None)
+        self.fresh.pop(name, None)
         if viewed is not None:
-            self.views[self.temps[step.name]] = viewed
-        return ir.Assign((ir.Name(self.temps[step.name]),), value, self.nest.loop.loc)
+            self.views[name] = viewed
+        assign = ir.Assign((ir.Name(name),), value, self.nest.loop.loc)
+        if step.kind.array is not None:
+            self.dtypes[id(assign)] = step.kind.array.dtype
+            if self._new_full_array(value):
+                self.fresh[name] = step.kind.array.dtype
+        return assign
+
+    def _new_full_array(self, value: ir.Expr) -> bool:
+        """Whether `value` makes a new array of every element of a 1-D nest: an arithmetic
+        operation on a slice moving with the loop (or on such a local)."""
+        return len(self.vector) == 1 and isinstance(value, ir.Op) and value.op in _INTO and any(
+            isinstance(part, ir.Subscript) and isinstance(part.index, ir.Slice)
+            or isinstance(part, ir.Name) and part.id in self.fresh for part in walk_expr(value))
+
+    def _into_dead_temporaries(self, compute: list[ir.Stmt], commit: list[ir.Stmt]) -> list[ir.Stmt]:
+        """Each step `x = a op b` whose operand `a` is a local holding a new array of the
+        result's dtype and shape, read by nothing after it, computes into it (`x = multiply(a,
+        b, out=a)`): one array fewer alive at once (the hand's `s = x * x; ...; out[:] = s *
+        y` frees its temporaries as it goes), the same ufunc on the same elements."""
+        steps = list(compute)
+        for position, stmt in enumerate(steps):
+            if not isinstance(stmt, ir.Assign) or not isinstance(stmt.value, ir.Op) \
+                    or stmt.value.op not in _INTO or len(stmt.value.args) != 2:
+                continue
+            later = [expr for after in (*steps[position + 1:], *commit) for expr in statement_expressions(after)]
+            for arg in stmt.value.args:
+                if isinstance(arg, ir.Name) and arg.id in self.fresh and self.fresh[arg.id] == self.dtypes.get(id(stmt)) \
+                        and not _reads(later, arg.id) and _only_operated_on(steps[:position], arg.id):
+                    ufunc = ir.Const(_INTO[stmt.value.op])
+                    steps[position] = ir.Assign(stmt.targets, ir.Call(ufunc, stmt.value.args, (ir.Keyword("out", arg),)),
+                                                stmt.loc)
+                    break
+        return steps
 
     def _viewed(self, expr: ir.Expr) -> str | None:
         """The array `expr` is a view of (a slice, transposed or with new axes, or a local
@@ -442,6 +485,25 @@ class Builder:
                     share = ir.Call(ir.Const(np.may_share_memory), (ir.Name(target), ir.Name(other)))
                     checks.append(ir.Op("not", (share,)))
         return checks
+
+
+def _reads(exprs: list[ir.Expr], name: str) -> bool:
+    return any(isinstance(part, ir.Name) and part.id == name for expr in exprs for part in walk_expr(expr))
+
+
+def _only_operated_on(statements: list[ir.Stmt], name: str) -> bool:
+    """Whether every read of `name` in `statements` is an operand of an operator (which makes
+    a new array): no other name holds its array, nor a view of it."""
+    for stmt in statements:
+        for expr in statement_expressions(stmt, targets=False):
+            parts = list(walk_expr(expr))
+            reads = sum(isinstance(part, ir.Name) and part.id == name for part in parts)
+            operands = sum(isinstance(arg, ir.Name) and arg.id == name for part in parts
+                           for arg in (part.args if isinstance(part, ir.Op) else part.operands
+                                       if isinstance(part, ir.Compare) else ()))
+            if reads != operands:
+                return False
+    return True
 
 
 def all_of(checks: list[ir.Expr]) -> ir.Expr:
