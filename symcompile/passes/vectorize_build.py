@@ -233,6 +233,8 @@ class Builder:
         b, out=a)`): one array fewer alive at once (the hand's `s = x * x; ...; out[:] = s *
         y` frees its temporaries as it goes), the same ufunc on the same elements."""
         steps = list(compute)
+        if any(isinstance(step, Reduce) for step in self.nest.steps):
+            return steps  # (an accumulator may still be the number it started from)
         for position, stmt in enumerate(steps):
             if not isinstance(stmt, ir.Assign) or not isinstance(stmt.value, ir.Op) \
                     or stmt.value.op not in _INTO or len(stmt.value.args) != 2:
