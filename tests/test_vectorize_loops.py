@@ -809,3 +809,32 @@ def test_never_wrong_a_dead_local_is_computed_into(kernels: types.ModuleType, n:
     assert "out=" not in said(compiled(kernels, "local_stored_then_scaled"), np.zeros(40), np.zeros(40), np.ones(40))
     assert "out=" not in said(compiled(kernels, "local_float32_meets_float64"), np.zeros(40),
                               np.ones(40, np.float32), np.ones(40))
+
+
+OPERATORS = ["+", "-", "*", "/"]
+DTYPES = [np.float64, np.float32]
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(OPERATORS), min_size=3, max_size=3), st.sampled_from(DTYPES),
+       st.sampled_from(DTYPES), st.sampled_from(DTYPES), st.booleans(), st.booleans(), st.booleans(),
+       st.sampled_from([0, 1, 5, 40]), st.sampled_from([0.5, 1e300, 0.0, float("nan")]))
+def test_never_wrong_dead_locals_property(make_module: Callable[[str], types.ModuleType], ops: list[str],
+                                          x_type: type, y_type: type, out_type: type, stored: bool,
+                                          flipped: bool, strided: bool, n: int, s: float) -> None:
+    """A local read by later statements, the last one computing into it where that is exact:
+    random operators, dtypes (float32 locals meeting float64), the local also stored, the
+    local as the right operand, views, overflow and NaN."""
+    last = f"y[i] {ops[2]} t" if flipped else f"t {ops[2]} y[i]"
+    module = make_module(f'''
+        def f(o1, o2, x, y, s):
+            for i in range(len(x)):
+                t = x[i] {ops[0]} y[i]
+                o1[i] = {"t" if stored else f"t {ops[1]} s"}
+                o2[i] = {last}
+        ''')
+    x = rng_array((3 * n,), x_type, seed=n)[::3 if strided else 1][:n]
+    y = rng_array((n,), y_type, seed=n + 1)
+    outputs = [np.result_type(x_type, y_type)] * 2 if stored else [out_type, out_type]
+    for arrays in ((np.zeros(n, outputs[0]), np.zeros(n, outputs[1])),):
+        assert_equivalent(module.f, sc.symbolic(module.f), (*arrays, x, y, s))
