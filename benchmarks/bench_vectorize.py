@@ -13,8 +13,11 @@ round-robin:
 * ``compiled``  - ``symcompile.symbolic(kernel)``, which vectorizes what it can prove safe;
 * ``hand``      - the hand-vectorized reference.
 
-Reported per kernel: compiled/original and compiled/hand as speedups (median of repeats),
-side by side, and the page faults a call of the compiled and of the hand version takes (minor
+Reported per kernel: compiled/original and compiled/hand as speedups, side by side: the median
+of the per-repeat ratios (`paired_ratios`: the variants of one repeat run back to back and share
+the machine's momentary load, where the ratio of the medians mixes timings taken seconds apart,
+which on a shared machine moved a loop compiled to the very same code as the original by
+±10%), the medians of the times beside them; and the page faults a call of the compiled and of the hand version takes (minor
 faults over 20 calls after the timings, `getrusage`).
 
 The heap is put in one state before each kernel (`settle_the_heap`): glibc's allocator raises
@@ -39,7 +42,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from benchmarks.timing import BenchConfig, measure, print_header, summarize
+from benchmarks.timing import BenchConfig, measure, paired_ratios, print_header, summarize
 
 try:
     import resource
@@ -563,9 +566,10 @@ def run_kernel(kernel: Kernel, config: BenchConfig) -> tuple[float, float] | Non
         print(f"  {kernel.name}: NOT bit-identical: {', '.join(wrong)}")
         return None
     args = kernel.make_args()
-    stats = summarize(measure(variants, config.repeats, args=args, target_ns=config.target_ns))
-    vs_original = stats[ORIGINAL].median / stats[COMPILED].median
-    vs_hand = stats[HAND].median / stats[COMPILED].median
+    samples = measure(variants, config.repeats, args=args, target_ns=config.target_ns)
+    stats = summarize(samples)
+    vs_original = statistics.median(paired_ratios(samples, ORIGINAL, COMPILED))
+    vs_hand = statistics.median(paired_ratios(samples, HAND, COMPILED))
     faults = f"{faults_per_call(compiled, args):.0f}/{faults_per_call(kernel.hand, args):.0f}"
     kind = "vectorizable" if kernel.vectorizable else "stays a loop"
     print(f"  {kernel.name:<24} {kind:<13} {vs_original:9.2f}x {vs_hand:9.2f}x "
