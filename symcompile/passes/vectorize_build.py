@@ -41,14 +41,14 @@ def floating_point_errors_recorded() -> Iterator[list[str]]:
     and invalid, not underflow) recorded in the list it yields (`['overflow']`) instead of
     reported. Every kind is recorded while the body runs, and those the restored state ignores
     are dropped after it (reading the state, `np.geterr()`, costs ~1 µs: only when something
-    was recorded). The error state is restored when the body ends, and when it raises (the
-    generator is closed as the loop is left)."""
+    was recorded; a kind it does not know is kept: the loop runs). The error state is restored
+    when the body ends, and when it raises (the generator is closed as the loop is left)."""
     seen: list[str] = []
     with np.errstate(call=lambda kind, _flag: seen.append(kind), all="call"):
         yield seen
     if seen:
         modes: dict[str, object] = dict(np.geterr())
-        seen[:] = [kind for kind in seen if modes[_ERROR_MODES[kind]] != "ignore"]
+        seen[:] = [kind for kind in seen if modes.get(_ERROR_MODES.get(kind, ""), "raise") != "ignore"]
 
 
 class Builder:
