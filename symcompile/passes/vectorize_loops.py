@@ -12,9 +12,9 @@ What must hold, each checked where it runs or proven here (see docs/rules.md):
   expressions of names the nest does not assign, `len(a)`, `a.shape[k]`: each such name is
   checked to be an `int` on entry) whose innermost body assigns elements of arrays the version
   knows (`out[i, j] = ...`, `out[i][j] += ...`), scalar locals computed afresh each turn, and
-  elements under an `if` (or an if/elif chain) on elements (a mask per branch: `np.copyto(out[
-  ...], value, where=mask)`; in a reduction, `np.where`); an element stored as a plain number
-  and read back is read as the array's element type (`float32(out_new)`);
+  elements under an `if` (or an if/elif chain) on elements (a mask per branch: `copyto(out[
+  ...], v, where=mask)`; `where(mask, a, b)` for an if/else storing one element, and in a
+  reduction); a plain number stored and read back is read as the element type (`float32(x)`);
 - counting reductions: an int local increased by an int constant under element tests, and not
   otherwise touched in the loop (`if s[i - 1] < level <= s[i]: count += 1`), is increased by
   `C * int(count_nonzero(mask))` (Python ints: exact) after the array code;
