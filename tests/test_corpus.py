@@ -102,6 +102,7 @@ def check_differential(name: str, candidate: Callable[..., Any], config: setting
 # ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # checks the test corpus itself (15 hypothesis calls per entry), not the compiler
 @pytest.mark.parametrize("name", CORPUS_NAMES)
 def test_corpus_runs_under_observe(name: str) -> None:
     func = CORPUS_BY_NAME[name]
