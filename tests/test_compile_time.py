@@ -224,6 +224,31 @@ def test_never_stuck_the_collector_pauses_while_passes_run(make_module: Loader) 
         gc.enable()
 
 
+def test_never_stuck_the_collector_stays_paused_through_code_generation_and_loading(
+        make_module: Loader, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Code generation and the loader parse and compile the result while every version of the
+    IR is alive: the collector stays paused until the version is made (a 160-statement chain
+    spent a tenth of its compile in collections there), and runs again after."""
+    from symcompile.backend import loader
+
+    seen: list[tuple[str, bool]] = []
+    render, load = codegen.render_function, loader.load
+
+    def rendering(*args: object, **kwargs: object) -> object:
+        seen.append(("render", gc.isenabled()))
+        return render(*args, **kwargs)  # type: ignore[arg-type]
+
+    def loading(*args: object, **kwargs: object) -> object:
+        seen.append(("load", gc.isenabled()))
+        return load(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(codegen, "render_function", rendering)
+    monkeypatch.setattr(loader, "load", loading)
+    module = make_module(FANCY)
+    assert sc.symbolic(module.fancy_func)(1, 2, 3, 4) == 10
+    assert seen == [("render", False), ("load", False)] and gc.isenabled()
+
+
 def _recorded(monkeypatch: pytest.MonkeyPatch, module: object, name: str,
               ) -> list[tuple[object, object]]:
     """Calls of `module.name` from now on: each call's first argument and its result."""
