@@ -134,7 +134,7 @@ class PassRun:
 def run_passes(function: ir.Function, passes: Sequence[Pass] = PASSES) -> tuple[ir.Function, list[PassRun]]:
     """Run `passes` over `function` until none changes anything (or for `MAX_ROUNDS` rounds),
     then those of them in `RUN_LAST` once; return the result and the log."""
-    with analyses_shared(), _collector_paused():
+    with analyses_shared(), collector_paused():
         return _run_passes(function, passes)
 
 
@@ -144,13 +144,14 @@ _pauses_lock = threading.Lock()
 
 
 @contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while the passes run: they keep every version
-    of the IR (the log) and make many objects that live for one pass, so collections would
-    come again and again, each walking all of it (a 160-statement function took 30% longer, a
-    4,000-line one twice as long). What they make is freed by reference counting; the
-    collector runs again when the last compilation running ends, if it ran before the first
-    began."""
+def collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while the passes run (and, in
+    `compiler.compile_version`, code generation and loading, which parse and compile the
+    result while the log is alive): they keep every version of the IR (the log) and make many
+    objects that live for one pass, so collections would come again and again, each walking
+    all of it (a 160-statement function took 30% longer, a 4,000-line one twice as long). What
+    they make is freed by reference counting; the collector runs again when the last
+    compilation running ends, if it ran before the first began."""
     with _pauses_lock:
         if _pauses[0] == 0:
             _pauses[1] = gc.isenabled()
