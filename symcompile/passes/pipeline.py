@@ -38,6 +38,7 @@ from .iterate_lists import iterate_lists
 from .propagate import propagate
 from .simplify_algebra import simplify_algebra
 from .speculate_loop_types import speculate_loop_types
+from .unbox_objects import unbox_objects
 from .unroll_loops import unroll_loops
 from .use_cheaper_numpy_calls import use_cheaper_numpy_calls
 from .vectorize_loops import vectorize_loops
@@ -89,6 +90,9 @@ PASSES: tuple[Pass, ...] = (
     # then run the loops left over float64 arrays over their Python floats: it keeps the loop
     # as written beside the copy, which the passes in the rounds would rewrite again and again
     iterate_lists,
+    # then (RUN_LAST too) keep the fields of value-class objects a loop adds and scales in
+    # locals: it keeps the loop as written beside the copy, which the rounds would rewrite
+    unbox_objects,
     # then (RUN_LAST too) read the items of private lists a loop cannot change once, before
     # it: it keeps the loop as written beside the copy, whose reads the rounds would hoist
     # again and again
@@ -107,7 +111,8 @@ PASSES: tuple[Pass, ...] = (
 WEIGH_SPECIALIZATIONS = True
 
 # Passes that run once, after the others have reached their fixed point.
-RUN_LAST: frozenset[Pass] = frozenset({vectorize_loops, iterate_lists, hoist_list_items,
+RUN_LAST: frozenset[Pass] = frozenset({vectorize_loops, iterate_lists, unbox_objects,
+                                     hoist_list_items,
                                      eliminate_temporaries, use_cheaper_numpy_calls})
 
 # The pipeline stops after this many rounds even if it has not settled (a chain of 30 nested
