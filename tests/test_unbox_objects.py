@@ -239,3 +239,52 @@ def test_never_a_wrong_answer_objects_keep_their_identity(make_module: Make) -> 
     offset = module.Vec2(0.5, 0.5)
     acc, same = sc.symbolic(module.offset_all)(points, offset)
     assert same is offset and (acc.x, acc.y) == (1.5, 1.5)
+
+
+_STATEMENTS = (
+    "acc = acc + p * w", "acc = acc - p", "acc = p * w + acc", "t = p - acc",
+    "acc = acc + t * 0.5", "total += w * p.x", "total = total - p.y", "acc = Vec2(acc.y, -acc.x)",
+    "acc = Vec2(acc.x * 2, acc.y + 1) + p", "total += acc.x * w",
+)
+
+
+def _random_function(rng: random.Random, number: int) -> str:
+    body = ["t = p - acc"] if rng.random() < 0.3 else []
+    body += rng.sample(_STATEMENTS, rng.randint(1, 4))
+    if any("t *" in line for line in body) and "t = p - acc" not in body:
+        body.insert(0, "t = p - acc")
+    lines = "\n".join(f"            {line}" for line in body)
+    return f"""
+    def kernel_{number}(points, weights):
+        acc = Vec2(0.5, -0.25)
+        total = 0.0
+        for p, w in zip(points, weights):
+{lines}
+        return acc.x, acc.y, total
+"""
+
+
+def test_never_a_wrong_answer_random_value_class_loops(make_module: Make) -> None:
+    rng = random.Random(11)
+    sources = "".join(_random_function(rng, number) for number in range(24))
+    module = make_module(VEC2 + sources + """
+    class Sub(Vec2):
+        def __add__(self, other):
+            return Vec2(0.0, 0.0)
+    """)
+    values = [1.5, -0.0, float("inf"), float("nan"), 3, 2 ** 80, 1e308]
+    unboxed = 0
+    for number in range(24):
+        original = getattr(module, f"kernel_{number}")
+        compiled = sc.symbolic(original)
+        for trial in range(4):
+            n = rng.randint(0, 6)
+            points = [module.Vec2(rng.uniform(-2, 2), rng.uniform(-2, 2)) for _ in range(n)]
+            weights = [rng.uniform(-1, 1) for _ in range(n)]
+            if n and trial >= 2:
+                points[rng.randrange(n)] = rng.choice([
+                    module.Vec2(rng.choice(values), 1.0), module.Sub(1.0, 2.0)])
+                weights[rng.randrange(n)] = rng.choice(values)
+            assert_equivalent(original, compiled, (points, weights))
+        unboxed += "moved" in sc.source(compiled, [module.Vec2(1.0, 1.0)], [1.0])
+    assert unboxed >= 12  # most of the loops are rewritten
