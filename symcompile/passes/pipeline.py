@@ -32,6 +32,7 @@ from .hoist_globals import hoist_globals
 from .hoist_list_items import hoist_list_items
 from .hoist_loop_invariants import hoist_loop_invariants
 from .inline_calls import inline_calls
+from .interchange_object_loops import interchange_object_loops
 from .inline_map_filter import inline_map_filter
 from .inline_reduce import inline_reduce
 from .iterate_lists import iterate_lists
@@ -93,6 +94,9 @@ PASSES: tuple[Pass, ...] = (
     # then (RUN_LAST too) keep the fields of value-class objects a loop adds and scales in
     # locals: it keeps the loop as written beside the copy, which the rounds would rewrite
     unbox_objects,
+    # and step each object of a list through all its time steps at once, its fields in
+    # locals (RUN_LAST too, for the same reason)
+    interchange_object_loops,
     # then (RUN_LAST too) read the items of private lists a loop cannot change once, before
     # it: it keeps the loop as written beside the copy, whose reads the rounds would hoist
     # again and again
@@ -112,7 +116,7 @@ WEIGH_SPECIALIZATIONS = True
 
 # Passes that run once, after the others have reached their fixed point.
 RUN_LAST: frozenset[Pass] = frozenset({vectorize_loops, iterate_lists, unbox_objects,
-                                     hoist_list_items,
+                                     interchange_object_loops, hoist_list_items,
                                      eliminate_temporaries, use_cheaper_numpy_calls})
 
 # The pipeline stops after this many rounds even if it has not settled (a chain of 30 nested

@@ -70,8 +70,7 @@ from dataclasses import dataclass, field
 
 from .. import ir
 from ..analysis import cost, methods
-from ..errors import SymbolicError
-from ..frontend.build import build_function, read_function_source
+from ..analysis.value_classes import ValueClass, function_ir as _ir_of, value_class
 from ..ir.names import (all_names, assigned_names, bound_on_entry, fresh_name, introspects, node_kinds,
                         untracked_names)
 from ..ir.rewrite import (copy_statements, nested_bodies, statement_expressions,
@@ -102,51 +101,6 @@ class Boxed:
 
 
 Value = Scalar | Boxed
-
-
-@dataclass
-class ValueClass:
-    """A class whose `__init__` only stores its parameters as fields."""
-
-    cls: type
-    init: types.FunctionType
-    params: tuple[str, ...]  # the fields, in the order of `__init__`'s parameters
-
-
-def _ir_of(function: types.FunctionType) -> ir.Function | None:
-    code = function.__code__
-    if code.co_freevars or code.co_flags & (0x04 | 0x08 | 0x20 | 0x80 | 0x100 | 0x200) \
-            or function.__defaults__ or function.__kwdefaults__ or code.co_kwonlyargcount \
-            or code.co_posonlyargcount:
-        return None
-    try:
-        return build_function(read_function_source(function))
-    except (SymbolicError, OSError, SyntaxError):
-        return None
-
-
-def value_class(cls: object) -> ValueClass | None:
-    """`cls` as a value class: plain, its `__init__` a plain function whose body is
-    `self.f = f` for each parameter in turn (fields named as ordinary names), nothing the
-    class check rules out (see `methods.value_class_check`)."""
-    init, _ = methods.resolved_method(cls, "__init__")
-    if init is None or not isinstance(cls, type):
-        return None
-    body = _ir_of(init)
-    names = init.__code__.co_varnames[:init.__code__.co_argcount]
-    if body is None or len(names) < 2 or len(body.body) != len(names) - 1:
-        return None
-    stored: list[str] = []
-    for stmt, param in zip(body.body, names[1:]):
-        match stmt:
-            case ir.Assign((ir.Attribute(ir.Name(owner), attr),), ir.Name(value)) \
-                    if owner == names[0] and value == param and not attr.startswith("__"):
-                stored.append(attr)
-            case _:
-                return None
-    if len(set(stored)) != len(stored) or not methods.value_class_intact(cls, init, stored):
-        return None
-    return ValueClass(cls, init, tuple(stored))
 
 
 @dataclass
