@@ -167,3 +167,47 @@ def test_must_not_change_a_body_reading_other_objects_or_calling(make_module: Ma
             args = (args[0], args[1], lambda p: None)
         compiled(*args)
         assert "t_steps" not in sc.source(compiled, *args)
+
+
+_STEPS = (
+    "p.x += p.vx * k", "p.vx -= p.x * 0.125", "p.x = p.x * 0.5 + p.vy", "p.vy = -p.vy * k",
+    "p.vy += k * SCALE - p.x", "p.x *= 0.75",
+    "if p.x < 0.0:\n                    p.x = -p.x\n                    p.vx = -p.vx * k",
+    "if p.vy >= p.x:\n                    p.vy -= 1.0\n                else:\n"
+    "                    p.vy += 2",
+)
+
+
+def _random_nest(rng: random.Random, number: int) -> str:
+    body = rng.sample(_STEPS, rng.randint(1, 4))
+    if rng.random() < 0.4:
+        body.insert(0, "t = p.x * k + 1")
+        body.append("p.vx = t - p.vx")
+    lines = "\n".join(f"                {line}" for line in body)
+    return f"""
+    def nest_{number}(start, steps, k):
+        ps = [Particle(q.x, q.y, q.vx, q.vy) for q in start]
+        for _ in range(steps):
+            for p in ps:
+{lines}
+        return [(p.x, p.y, p.vx, p.vy) for p in ps]
+"""
+
+
+def test_never_a_wrong_answer_random_time_step_nests(make_module: Make) -> None:
+    rng = random.Random(5)
+    module = make_module(PARTICLES + "\n    SCALE = 0.5\n" + "".join(
+        _random_nest(rng, number) for number in range(20)))
+    values = [1.5, -0.0, float("inf"), float("nan"), 3, 2 ** 70, 1e300]
+    rewritten = 0
+    for number in range(20):
+        original = getattr(module, f"nest_{number}")
+        compiled = sc.symbolic(original)
+        for trial in range(4):
+            particles = _particles(module, rng.randint(0, 5), seed=trial)
+            if particles and trial >= 2:
+                particles[rng.randrange(len(particles))].vx = rng.choice(values)
+            k = rng.choice([0.5, -1.25, 2, 1e200]) if trial == 3 else 0.5
+            assert_equivalent(original, compiled, (particles, rng.randint(0, 4), k))
+        rewritten += "t_steps" in sc.source(compiled, _particles(module, 2), 3, 0.5)
+    assert rewritten >= 15

@@ -109,7 +109,7 @@ class _Body:
                     if owner == self.element and op in _ARITHMETIC:
                 self.fields.add(attr)
                 self.stored.add(attr)
-                return self.float_value(value)
+                return self.expr(value)  # (a float field `+ - *` a number: a float)
             case ir.Assign((ir.Name(name),), value) if top and name not in self.temps:
                 if not self.float_value(value) or name in self.invariants:
                     return False
