@@ -160,3 +160,29 @@ def value_class_check(cls: type, own: ir.Expr, init: types.FunctionType,
              *(holds(name, fn) for name, fn in sorted(used.items())),
              *(holds(name, NOT_DEFINED) for name in (*_ABSENT, *fields))]
     return ir.BoolOp("and", tuple(tests))
+
+
+def plain_attributes_intact(cls: type, attr: str) -> bool:
+    """Whether reading `attr` of an instance of exactly `cls` reads its `__dict__` and runs no
+    code: `cls` has no base but `object`, and its own dict holds no `__getattribute__` and
+    nothing named `attr` (a data descriptor there would run on the read)."""
+    own = cls.__dict__
+    return _plain_class(cls) and cls.__mro__ == (cls, object) and type(cls) is type \
+        and "__getattribute__" not in own and attr not in own \
+        and isinstance(own.get("__dict__"), types.GetSetDescriptorType)
+
+
+def plain_attributes_check(cls: type, attrs: tuple[str, ...],
+                           used: dict[str, types.FunctionType]) -> ir.Expr:
+    """The test that `plain_attributes_intact` still holds for `attrs` and each method in
+    `used` is still the class's own, reading only the class's dict."""
+    own = ir.Attribute(ir.Const(cls), "__dict__")
+
+    def holds(name: str, value: object) -> ir.Expr:
+        read = ir.Call(ir.Attribute(own, "get"), (ir.Const(name), ir.Const(NOT_DEFINED)), ())
+        return ir.Compare(("is",), (read, ir.Const(value)))
+    mro = ir.Call(ir.Const(len), (ir.Attribute(ir.Const(cls), "__mro__"),), ())
+    return ir.BoolOp("and", (
+        ir.Compare(("eq",), (mro, ir.Const(2))), holds("__dict__", cls.__dict__["__dict__"]),
+        *(holds(name, fn) for name, fn in sorted(used.items())),
+        *(holds(name, NOT_DEFINED) for name in ("__getattribute__", *sorted(set(attrs))))))
