@@ -170,3 +170,44 @@ def test_never_a_wrong_answer_a_carried_value_of_another_type(make_module: Make)
         results.append(function(a, 6, module.Loud()))
         module.Matrix.__getitem__ = getitem
     assert results[0] == results[1]
+
+
+_NEST_LINES = (
+    "s += a[i, j] * x[j]", "s -= a[j, i] / (1.0 + x[i] * x[i])", "x[j] = x[j] * 0.5 + s",
+    "if a[i, j] > s:\n    s = a[i, j] - s", "t = a[i, i] * k + j\ns += t",
+    "x[i] += a[i, j] // 0.25", "s = s % 7.0 + a[i, j]",
+)
+
+
+def _random_kernel(rng: random.Random, number: int) -> str:
+    lines = "\n".join(" " * 16 + line.replace("\n", "\n" + " " * 16)
+                      for line in rng.sample(_NEST_LINES, rng.randint(1, 3)))
+    return f"""
+    def kernel_{number}(a, x, k, n):
+        s = 0.0
+        for i in range(n):
+            for j in range(n):
+{lines}
+            x[i] = x[i] + s * k
+        return s, x
+"""
+
+
+def test_never_a_wrong_answer_random_matrix_nests(make_module: Make) -> None:
+    rng = random.Random(8)
+    module = make_module(MATRIX + "".join(_random_kernel(rng, n) for n in range(16)))
+    odd = [3, 0.0, float("nan"), float("inf"), 2 ** 70, fractions.Fraction(1, 2), True]
+    hoisted = 0
+    for number in range(16):
+        original = getattr(module, f"kernel_{number}")
+        compiled = sc.symbolic(original)
+        for trial in range(4):
+            a, _, _, _ = _args(module, 5, seed=trial)
+            x = [rng.uniform(-1, 1) for _ in range(5)]
+            if trial >= 2:
+                a.data[rng.randrange(25)] = rng.choice(odd)
+                x[rng.randrange(5)] = rng.choice(odd)
+            assert_equivalent(original, compiled, (a, x, rng.choice([0.5, 2, -1.5]),
+                                                   rng.choice([0, 1, 5, 6])))
+        hoisted += "a_data" in sc.source(compiled, _args(module, 5)[0], [0.5] * 5, 0.5, 5)
+    assert hoisted >= 12

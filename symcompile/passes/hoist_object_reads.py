@@ -4,8 +4,8 @@ attributes once, and tests its inlined methods once, before it.
 inline_calls inlines `a[i, j]` on a `Matrix` as `a.data[i * a.cols + j]` behind a test made
 where the subscript runs (`type(a) is Matrix and Matrix.__getitem__ is getitem`), because code
 the compiler cannot see may change the class or `a.data` at any time. Where the loop runs no
-such code, none can: every operand in it is exactly an int or a float, every list it indexes
-a list of them, so its `+ - * / // %`, comparisons, subscripts and stores run no code of
+such code, none can: every operand in it is exactly an int or a float (or None, which the
+passes release a local with), every list it indexes a list of them, so its `+ - * / // %`, comparisons, subscripts and stores run no code of
 anyone's (they may raise, where the loop as written raises). The loop is then copied with the
 method tests dropped and each `a.attr` read once into a local before it:
 
@@ -93,8 +93,8 @@ class _Nest:
 
     def kind(self, expr: ir.Expr, wanted: str = NUM) -> str | None:
         match expr:
-            case ir.Const(value) if type(value) in (int, float):
-                return NUM
+            case ir.Const(value) if type(value) in (int, float) or value is None:
+                return NUM  # (None too: what the passes release a local with; inert)
             case ir.Name(name) if name in self.assigned:
                 return NUM if wanted == NUM else None
             case ir.Name(name) if name in self.locals and name not in self.receivers:
