@@ -211,3 +211,18 @@ def test_never_a_wrong_answer_random_time_step_nests(make_module: Make) -> None:
             assert_equivalent(original, compiled, (particles, rng.randint(0, 4), k))
         rewritten += "t_steps" in sc.source(compiled, _particles(module, 2), 3, 0.5)
     assert rewritten >= 15
+
+
+def test_never_a_wrong_answer_the_range_is_not_measured_with_len(make_module: Make) -> None:
+    module = make_module(PARTICLES + """
+    def until_broken(particles0, steps):
+        particles = [Particle(q.x, q.y, q.vx, q.vy) for q in particles0]
+        for _ in range(steps):
+            for p in particles:
+                p.x += p.vx
+        return [p.x for p in particles]
+    """)
+    compiled = sc.symbolic(module.until_broken)
+    assert "t_steps" in sc.source(compiled, _particles(module, 2), 3)
+    assert "len(t_steps)" not in sc.source(compiled, _particles(module, 2), 3)
+    assert_equivalent(module.until_broken, compiled, (_particles(module, 2), 3))

@@ -288,3 +288,19 @@ def test_never_a_wrong_answer_random_value_class_loops(make_module: Make) -> Non
             assert_equivalent(original, compiled, (points, weights))
         unboxed += "moved" in sc.source(compiled, [module.Vec2(1.0, 1.0)], [1.0])
     assert unboxed >= 12  # most of the loops are rewritten
+
+
+def test_never_a_wrong_answer_a_field_the_loop_never_reads_may_be_missing(make_module: Make,
+                                                                         ) -> None:
+    module = make_module(VEC2 + """
+    def xs_only(points):
+        acc = Vec2(0.0, 0.0)
+        for p in points:
+            acc = acc + Vec2(p.x, 1.0)
+        return acc.x, acc.y
+    """)
+    compiled = sc.symbolic(module.xs_only)
+    points = _points(module, 4)
+    assert "moved" in sc.source(compiled, points)
+    del points[1].y
+    assert compiled(points) == module.xs_only(points)

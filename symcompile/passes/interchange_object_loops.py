@@ -213,7 +213,9 @@ class _Interchanger:
         scan = ir.Name(fresh_name("t_e", self.taken))
         fields = sorted(shape.fields)
         module = self.function.namespace.globals if self.function.namespace else {}
-        entry = [_is(steps, range), _at_least(steps, 2), _is(ir.Name(items), list),
+        # (`t_steps[1:]` is true for two turns or more; `len` of a huge range would raise)
+        entry = [_is(steps, range), ir.Subscript(steps, ir.Slice(ir.Const(1), None, None)),
+                 _is(ir.Name(items), list),
                  _at_least(ir.Name(items), 1),
                  methods.value_class_check(vc.cls, own, vc.init, tuple(fields), {}),
                  *(_is(ir.Name(name), float) for name in sorted(shape.invariants)),

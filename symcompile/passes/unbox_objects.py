@@ -372,9 +372,13 @@ class _Unboxer:
             for name, held in boxed.items()), (), loc),) if boxed else ()
         reads: list[ir.Stmt] = []
         field_tests: list[ir.Expr] = []
+        used = {n.id for stmt in body for e in statement_expressions(stmt, targets=False)
+                for n in walk_expr(e) if isinstance(n, ir.Name)}
         for name in targets:
             held = trial.env[name]
             for attr, local in held.fields.items() if isinstance(held, Boxed) else ():
+                if isinstance(local, ir.Name) and local.id not in used:
+                    continue  # (a field the methods never read is not read: it may be missing)
                 reads.append(ir.Assign((local,), ir.Attribute(ir.Name(name), attr), loc))
                 field_tests.append(_is(local, float))
         element_tests = [_is(ir.Name(name), held.cls if isinstance(held, Boxed) else float)

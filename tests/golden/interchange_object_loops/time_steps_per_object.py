@@ -31,7 +31,7 @@ def f(start, steps, g):
     t_steps = range(steps)
     Particle_dict = Particle_2.__dict__
     ok = False
-    if type(t_steps) is range_2 and len(t_steps) >= 2 and type(particles
+    if type(t_steps) is range_2 and t_steps[1:] and type(particles
         ) is list and len(particles) >= 1 and (len(Particle_2.__mro__) == 2 and
         Particle_dict.get('__init__', notdefined) is init and Particle_dict
         .get('__dict__', notdefined) is dict and Particle_dict.get(
