@@ -5,6 +5,7 @@ and the floats; each condition checked against the original with the oracle."""
 from __future__ import annotations
 
 import random
+import textwrap
 import types
 from typing import Callable
 
@@ -226,3 +227,25 @@ def test_never_a_wrong_answer_the_range_is_not_measured_with_len(make_module: Ma
     assert "t_steps" in sc.source(compiled, _particles(module, 2), 3)
     assert "len(t_steps)" not in sc.source(compiled, _particles(module, 2), 3)
     assert_equivalent(module.until_broken, compiled, (_particles(module, 2), 3))
+
+
+HOOKS = {
+    "__getattr__": "def __getattr__(self, name):\n    if name.startswith('__'):\n"
+                   "        raise AttributeError(name)\n    return 0.0",
+    "__slots__": "__slots__ = ('x', 'y', 'vx', 'vy')",
+    "__setattr__": "def __setattr__(self, name, value):\n    object.__setattr__(self, name, value)",
+    "property": "@property\ndef vy(self):\n    return self.__dict__['vy_']\n\n"
+                "@vy.setter\ndef vy(self, value):\n    self.__dict__['vy_'] = value",
+}
+
+
+@pytest.mark.parametrize("hook", HOOKS, ids=list(HOOKS))
+def test_must_not_change_classes_with_attribute_hooks(make_module: Make, hook: str) -> None:
+    marker = "            self.vy = vy\n"
+    assert marker in PARTICLES
+    module = make_module(PARTICLES.replace(marker, marker + "\n" + textwrap.indent(
+        HOOKS[hook], " " * 8) + "\n"))
+    compiled = sc.symbolic(module.bounce)
+    args = (_particles(module, 4), 5, 9.81, 0.8)
+    assert "t_steps" not in sc.source(compiled, *args)
+    assert compiled(*args) == module.bounce(*args)  # (the oracle cannot copy slotted objects)
