@@ -5,8 +5,9 @@ inline_calls inlines `a[i, j]` on a `Matrix` as `a.data[i * a.cols + j]` behind 
 where the subscript runs (`type(a) is Matrix and Matrix.__getitem__ is getitem`), because code
 the compiler cannot see may change the class or `a.data` at any time. Where the loop runs no
 such code, none can: every operand in it is exactly an int or a float (or None, which the
-passes release a local with), every list it indexes a list of them, so its `+ - * / // %`, comparisons, subscripts and stores run no code of
-anyone's (they may raise, where the loop as written raises). The loop is then copied with the
+passes release a local with), every list it indexes a list of them, so its `+ - * / // %`,
+comparisons, subscripts and stores run no code of anyone's (they may raise, where the loop
+as written raises). The loop is then copied with the
 method tests dropped and each `a.attr` read once into a local before it:
 
     ok = False
@@ -29,27 +30,56 @@ copy is taken only where the lists hold no more items than the loop's innermost 
 
 Example::
 
-    def f(a, n):
+    class Matrix:
+        def __init__(self, cols, data):
+            self.cols = cols
+            self.data = data
+
+        def __getitem__(self, index):
+            i, j = index
+            return self.data[i * self.cols + j]
+
+
+    getitem = Matrix.__getitem__
+
+
+    def trace(a: Matrix, n):
         s = 0.0
         for i in range(n):
-            s += a.data[i * a.cols] if type(a) is Matrix and Matrix.__getitem__ is g else a[i, 0]
+            s += (a.data[i * a.cols + i] if type(a) is Matrix
+                  and Matrix.__getitem__ is getitem else a[i, i])
         return s
-    # --- after hoist_object_reads (tests abridged) ---
-    def f(a, n):
+    # --- after hoist_object_reads ---
+    def trace(a: Matrix, n):
         s = 0.0
         ok = False
-        if type(a) is Matrix and ...:
-            a_data = a.__dict__.get('data')
+        if type_2(a) is Matrix_2 and (len(Matrix_2.__mro__) == 2 and Matrix_2.
+            __dict__.get('__dict__', notdefined) is dict and Matrix_2.__dict__.
+            get('__getitem__', notdefined) is getitem_2 and Matrix_2.__dict__.
+            get('__getattribute__', notdefined) is notdefined and Matrix_2.
+            __dict__.get('cols', notdefined) is notdefined and Matrix_2.
+            __dict__.get('data', notdefined) is notdefined) and type_2(a.__dict__
+            ) is dict_2:
             a_cols = a.__dict__.get('cols')
-            if type(a_data) is list and ...:
+            a_data = a.__dict__.get('data')
+            if (Matrix is Matrix_2 and getitem is getitem_2 and range is
+                range_2 and type is type_2 and (type_2(a_cols) is float or 
+                type_2(a_cols) is int) and type_2(a_data) is list and (type_2(n
+                ) is float or type_2(n) is int) and (type_2(s) is float or 
+                type_2(s) is int) and len(a_data) <= 1 * (n if type_2(n) is int
+                 else 1)):
                 ok = True
-                ...
+                for t_v in a_data:
+                    if not (type_2(t_v) is float or type_2(t_v) is int):
+                        ok = False
+                        break
         if ok:
             for i in range(n):
-                s += a_data[i * a_cols]
+                s += a_data[i * a_cols + i]
         else:
             for i in range(n):
-                s += a.data[i * a.cols] if type(a) is Matrix and Matrix.__getitem__ is g else a[i, 0]
+                s += a.data[i * a.cols + i] if type(a
+                    ) is Matrix and Matrix.__getitem__ is getitem else a[i, i]
         return s
 """
 
@@ -85,6 +115,7 @@ class _Nest:
         self.methods: dict[tuple[str, str], types.FunctionType] = {}
         self.ranges: list[tuple[ir.Expr, ...]] = []  # of the loops around the first test
         self.around: list[tuple[ir.Expr, ...]] = []
+        self.names: dict[str, object] = {}  # global names the method tests read: their values
         self.failed = False
 
     def need(self, kind: str, found: str | None) -> None:
@@ -121,7 +152,7 @@ class _Nest:
         return None
 
     def method_test(self, test: ir.Expr) -> bool:
-        found = _method_test(test, self.receivers)
+        found = _method_test(test, self.receivers, self.function, self.names)
         if found is None:
             return False
         owner, method, function = found
@@ -159,21 +190,34 @@ class _Nest:
             case _:
                 self.failed = True
 
-def _method_test(test: ir.Expr, receivers: dict[str, type],
+def _method_test(test: ir.Expr, receivers: dict[str, type], function: ir.Function,
+                 names: dict[str, object] | None = None,
                  ) -> tuple[str, str, types.FunctionType] | None:
     """The receiver, method and function of a method check (`type(a) is Matrix and
-    Matrix.__getitem__ is getitem`) of a receiver, the method being the class's own."""
+    Matrix.__getitem__ is getitem`) of a receiver, the method being the class's own; the
+    global names it reads (`type`, `Matrix`, `getitem` where written so) go into `names`
+    with their values, to be tested before the loop."""
+    def value(expr: ir.Expr) -> object:
+        match expr:
+            case ir.Const(constant):
+                return constant
+            case ir.Name(name) if name not in function.locals \
+                    and function.namespace is not None:
+                found, held = function.namespace.lookup(name)
+                if found and names is not None:
+                    names[name] = held
+                return held if found else None
+        return None
     match test:
         case ir.BoolOp("and", (
-                ir.Compare(("is",), (ir.Call(ir.Const(exact), (ir.Name(owner),), ()),
-                                     ir.Const(cls))),
-                ir.Compare(("is",), (ir.Attribute(ir.Const(same), method),
-                                     ir.Const(function))))) \
-                if exact is type and cls is same and receivers.get(owner) is cls \
-                and isinstance(function, types.FunctionType) and isinstance(cls, type) \
-                and cls.__dict__.get(method) is function:
-            assert isinstance(function, types.FunctionType)
-            return owner, method, function
+                ir.Compare(("is",), (ir.Call(exact, (ir.Name(owner),), ()), cls_read)),
+                ir.Compare(("is",), (ir.Attribute(same_read, method), function_read)))):
+            cls, same, found = value(cls_read), value(same_read), value(function_read)
+            if value(exact) is type and cls is same and receivers.get(owner) is cls \
+                    and isinstance(found, types.FunctionType) and isinstance(cls, type) \
+                    and cls.__dict__.get(method) is found:
+                assert isinstance(found, types.FunctionType)
+                return owner, method, found
     return None
 
 
@@ -249,7 +293,9 @@ class _Hoister:
         reads = [ir.Assign((local,), ir.Call(ir.Attribute(ir.Attribute(
             ir.Name(owner), "__dict__"), "get"), (ir.Const(attr),), ()), loc)
             for (owner, attr), local in hoisted.items()]
-        inner: list[ir.Expr] = [ir.Compare(("is",), (ir.Name("range"), ir.Const(range)))]
+        inner: list[ir.Expr] = [ir.Compare(("is",), (ir.Name(name), ir.Const(value)))
+                                for name, value in sorted({**nest.names,
+                                                           "range": range}.items())]
         lists: list[ir.Expr] = []
         for key, local in hoisted.items():
             kind = nest.attrs[key]
@@ -302,7 +348,8 @@ class _Hoister:
         match node:
             case ir.Attribute(ir.Name(owner), attr) if (owner, attr) in hoisted:
                 return hoisted[(owner, attr)]
-            case ir.IfExp(test, body, _) if _method_test(test, self.receivers) is not None:
+            case ir.IfExp(test, body, _) \
+                    if _method_test(test, self.receivers, self.function) is not None:
                 return body
         return node
 

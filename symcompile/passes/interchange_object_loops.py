@@ -29,38 +29,59 @@ rewrite the kept nest again).
 
 Example::
 
-    def f(particles, steps, g):
+    class Particle:
+        def __init__(self, y, vy):
+            self.y = y
+            self.vy = vy
+
+
+    def fall(start, steps, g):
+        ps = [Particle(p.y, p.vy) for p in start]
         for _ in range(steps):
-            for p in particles:
+            for p in ps:
                 p.vy -= g * 0.01
                 p.y += p.vy * 0.01
-        return particles
+        return ps
     # --- after interchange_object_loops ---
-    def f(particles, steps, g):
+    def fall(start, steps, g):
+        ps = [Particle(p.y, p.vy) for p in start]
         t_steps = range(steps)
-        Particle_dict = Particle.__dict__
+        Particle_dict = Particle_2.__dict__
         ok = False
-        if type(t_steps) is range and len(t_steps) >= 2 and ...:
+        if type(t_steps) is range_2 and t_steps[1:] and type(ps) is list and len(ps
+            ) >= 1 and (len(Particle_2.__mro__) == 2 and Particle_dict.get(
+            '__init__', notdefined) is init and Particle_dict.get('__dict__',
+            notdefined) is dict and Particle_dict.get('__new__', notdefined) is
+            notdefined and Particle_dict.get('__setattr__', notdefined) is
+            notdefined and Particle_dict.get('__getattribute__', notdefined) is
+            notdefined and Particle_dict.get('__getattr__', notdefined) is
+            notdefined and Particle_dict.get('__delattr__', notdefined) is
+            notdefined and Particle_dict.get('__del__', notdefined) is
+            notdefined and Particle_dict.get('vy', notdefined) is notdefined and
+            Particle_dict.get('y', notdefined) is notdefined) and type(g) is float:
             ok = True
-            for t_e in particles:
-                if not (type(t_e) is Particle and ...):
+            for t_e in ps:
+                if not (type(t_e) is Particle_2 and type(t_e.__dict__) is
+                    dict_2 and type(t_e.__dict__.get('vy')) is float and type(
+                    t_e.__dict__.get('y')) is float):
                     ok = False
                     break
         if ok:
-            for p in particles:
+            t_inv = g * 0.01
+            for p in ps:
                 p_vy = p.vy
                 p_y = p.y
                 for _ in t_steps:
-                    p_vy -= g * 0.01
+                    p_vy -= t_inv
                     p_y += p_vy * 0.01
                 p.vy = p_vy
                 p.y = p_y
         else:
             for _ in t_steps:
-                for p in particles:
+                for p in ps:
                     p.vy -= g * 0.01
                     p.y += p.vy * 0.01
-        return particles
+        return ps
 """
 
 from __future__ import annotations

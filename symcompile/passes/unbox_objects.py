@@ -27,38 +27,58 @@ The golden case `value_class_sum.py` shows every test in full.
 
 Example::
 
-    def centroid(points, weights):
+    class Vec2:
+        def __init__(self, x, y):
+            self.x = x
+            self.y = y
+
+        def __add__(self, other):
+            return Vec2(self.x + other.x, self.y + other.y)
+
+
+    def total(points):
         acc = Vec2(0.0, 0.0)
-        for p, w in zip(points, weights):
-            acc = acc + p * w
+        for p in points:
+            acc = acc + p
         return acc
     # --- after unbox_objects ---
-    def centroid(points, weights):
+    def total(points):
         acc = Vec2(0.0, 0.0)
-        t_zip = zip
-        t_it = iter(t_zip(points, weights))
-        Vec2_dict = Vec2.__dict__
-        if t_zip is zip and type(points) is list and ... and type(acc) is Vec2 and ...:
+        t_it = iter(points)
+        Vec2_dict = Vec2_2.__dict__
+        if type(points) is list and (len(Vec2_2.__mro__) == 2 and Vec2_dict.get
+            ('__init__', notdefined) is init and Vec2_dict.get('__dict__',
+            notdefined) is dict and Vec2_dict.get('__add__', notdefined) is add and
+            Vec2_dict.get('__new__', notdefined) is notdefined and Vec2_dict.
+            get('__setattr__', notdefined) is notdefined and Vec2_dict.get(
+            '__getattribute__', notdefined) is notdefined and Vec2_dict.get(
+            '__getattr__', notdefined) is notdefined and Vec2_dict.get(
+            '__delattr__', notdefined) is notdefined and Vec2_dict.get(
+            '__del__', notdefined) is notdefined and Vec2_dict.get('x',
+            notdefined) is notdefined and Vec2_dict.get('y', notdefined) is
+            notdefined) and Vec2 is Vec2_2 and type(acc) is Vec2_2 and type(acc
+            .__dict__) is dict_2 and type(acc.__dict__.get('x')) is float and type(
+            acc.__dict__.get('y')) is float:
             acc_x = acc.x
             acc_y = acc.y
             moved = False
-            for p, w in t_it:
-                if type(p) is Vec2 and type(w) is float:
+            for p in t_it:
+                if type(p) is Vec2_2:
                     p_x = p.x
                     p_y = p.y
                     if type(p_x) is float and type(p_y) is float:
-                        acc_x, acc_y = acc_x + p_x * w, acc_y + p_y * w
+                        acc_x, acc_y = acc_x + p_x, acc_y + p_y
                         moved = True
                         continue
                 if moved:
-                    acc = Vec2(acc_x, acc_y)
-                acc = acc + p * w
+                    acc = Vec2_2(acc_x, acc_y)
+                acc = acc + p
                 break
             else:
                 if moved:
-                    acc = Vec2(acc_x, acc_y)
-        for p, w in t_it:
-            acc = acc + p * w
+                    acc = Vec2_2(acc_x, acc_y)
+        for p in t_it:
+            acc = acc + p
         return acc
 """
 
@@ -71,7 +91,8 @@ from dataclasses import dataclass, field
 from .. import ir
 from ..analysis import cost, methods
 from ..analysis.value_classes import ValueClass, function_ir as _ir_of, value_class
-from ..ir.names import (all_names, assigned_names, bound_on_entry, fresh_name, introspects, node_kinds,
+from ..ir.names import (all_names, assigned_names, bound_on_entry, fresh_name, introspects,
+                        node_kinds,
                         untracked_names)
 from ..ir.rewrite import (copy_statements, nested_bodies, statement_expressions,
                           unchanged_or_new, walk_expr, walk_statements, with_bodies)
