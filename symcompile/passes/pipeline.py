@@ -31,13 +31,16 @@ from .forward_single_uses import forward_single_uses
 from .hoist_globals import hoist_globals
 from .hoist_list_items import hoist_list_items
 from .hoist_loop_invariants import hoist_loop_invariants
+from .hoist_object_reads import hoist_object_reads
 from .inline_calls import inline_calls
+from .interchange_object_loops import interchange_object_loops
 from .inline_map_filter import inline_map_filter
 from .inline_reduce import inline_reduce
 from .iterate_lists import iterate_lists
 from .propagate import propagate
 from .simplify_algebra import simplify_algebra
 from .speculate_loop_types import speculate_loop_types
+from .unbox_objects import unbox_objects
 from .unroll_loops import unroll_loops
 from .use_cheaper_numpy_calls import use_cheaper_numpy_calls
 from .vectorize_loops import vectorize_loops
@@ -89,6 +92,15 @@ PASSES: tuple[Pass, ...] = (
     # then run the loops left over float64 arrays over their Python floats: it keeps the loop
     # as written beside the copy, which the passes in the rounds would rewrite again and again
     iterate_lists,
+    # then (RUN_LAST too) keep the fields of value-class objects a loop adds and scales in
+    # locals: it keeps the loop as written beside the copy, which the rounds would rewrite
+    unbox_objects,
+    # and step each object of a list through all its time steps at once, its fields in
+    # locals (RUN_LAST too, for the same reason)
+    interchange_object_loops,
+    # and read a user object's attributes, and test its inlined methods, once before a loop
+    # nest on numbers (RUN_LAST too: it keeps the nest as written beside the copy)
+    hoist_object_reads,
     # then (RUN_LAST too) read the items of private lists a loop cannot change once, before
     # it: it keeps the loop as written beside the copy, whose reads the rounds would hoist
     # again and again
@@ -107,7 +119,9 @@ PASSES: tuple[Pass, ...] = (
 WEIGH_SPECIALIZATIONS = True
 
 # Passes that run once, after the others have reached their fixed point.
-RUN_LAST: frozenset[Pass] = frozenset({vectorize_loops, iterate_lists, hoist_list_items,
+RUN_LAST: frozenset[Pass] = frozenset({vectorize_loops, iterate_lists, unbox_objects,
+                                     interchange_object_loops, hoist_object_reads,
+                                     hoist_list_items,
                                      eliminate_temporaries, use_cheaper_numpy_calls})
 
 # The pipeline stops after this many rounds even if it has not settled (a chain of 30 nested
