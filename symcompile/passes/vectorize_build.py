@@ -296,6 +296,7 @@ class Builder:
             checks.append(ir.Compare(("is",), (ir.Call(ir.Const(type), (ir.Name(name),)), ir.Const(int))))
         for name, (least, most) in sorted(self.nest.int_ranges.items()):
             checks.append(ir.Compare(("le", "le"), (ir.Const(least), ir.Name(name), ir.Const(most))))
+        checks += self.nest.entry_checks
         pays = self._pays()
         checks += pays
         for level in self.nest.levels if not pays or len(self.nest.levels) > 1 else ():

@@ -99,6 +99,7 @@ from ..ir.rewrite import nested_bodies, unchanged_or_new, walk_expr, walk_statem
 from . import notes
 from .vectorize_build import Builder
 from .vectorize_lists import ListBuilder
+from .vectorize_recurrences import Context, recurrence
 from .vectorize_nest import (
     Count,
     EndReduce,
@@ -228,6 +229,9 @@ class _Vectorizer:
     def _body(self, nest: Nest, env: TypeEnv) -> None:
         temps: dict[str, Known] = {}
         for stmt in nest.body:
+            if (rule := recurrence(stmt, self._context(env, nest, temps))) is not None:
+                nest.recurrences.append(rule)
+                continue
             match stmt:
                 case ir.Assign((ir.Name(name),), value) if self._local(name, nest):
                     self._temp(name, value, env, nest, temps)
@@ -250,6 +254,13 @@ class _Vectorizer:
         if counters and (nest.reduced or counters & nest.temp_names):
             raise Refused("counts into {} in a loop that also accumulates or assigns it",
                           ", ".join(sorted(counters)))
+
+    def _context(self, env: TypeEnv, nest: Nest, temps: dict[str, Known]) -> Context:
+        return Context(nest, temps, dict(env), self.bound.get(id(nest.loop), frozenset()), self.taken,
+                       lambda expr: self._element(expr, env, nest, temps),
+                       lambda expr: self._moves_with((expr,), nest, len(nest.steps)),
+                       lambda expr, value: self._builtin(expr, value, nest),
+                       lambda target, value, loc: self._write(target, value, env, nest, temps, loc))
 
     def _conditional(self, stmt: ir.If, env: TypeEnv, nest: Nest, temps: dict[str, Known]) -> None:
         """`if t1: ... elif t2: ... else: ...` on elements: each branch's element writes and
@@ -712,6 +723,8 @@ def _rule_name(nest: Nest) -> str:
     arrays)`, each followed by `, on lists converted on entry (c, A, B)` for lists;
     `counting reduction into count` (`element map, counting into count` beside writes)."""
     counters = ", ".join(sorted({count.name for count in nest.counts()}))
+    if nest.recurrences:
+        return ", ".join(dict.fromkeys(nest.recurrences))
     if counters and not nest.writes():
         return f"counting reduction into {counters}"
     name = _nest_kind(nest) + (f", counting into {counters}" if counters else "")

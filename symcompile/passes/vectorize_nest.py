@@ -132,6 +132,8 @@ class Nest:
     lists: dict[str, int] = field(default_factory=dict)
     sized_lists: set[str] = field(default_factory=set)
     turn_cost: float = 0.0  # ns a turn of the innermost loop costs (cost model): for lists
+    entry_checks: list[ir.Expr] = field(default_factory=list)  # more for the guard (a seed's type)
+    recurrences: list[str] = field(default_factory=list)  # `running sum`: vectorize_recurrences
 
     def positions(self) -> dict[str, int]:
         return {level.var: position for position, level in enumerate(self.levels)}

@@ -1,0 +1,273 @@
+"""Exact recurrences for vectorize_loops: running sums and running maxima/minima of one loop.
+
+A support module of `passes/`, no pass: vectorize_loops asks it about each statement of a
+one-loop body before its own rules (`recurrence`), and the code it builds calls the two
+runtime helpers below. NumPy's `ufunc.accumulate` is a sequential loop (documented: "For a
+one-dimensional array, accumulate produces results equivalent to" `t = op(t, A[i]); r[i] = t`;
+verified by bits, docs/semantics.md), so
+
+- `s = s + f(x[i])` (`s += ...`, `s -= ...`, `s = f(x[i]) + s`), where `s` is a float bound
+  before the loop, becomes `s_run = running_sum(s, f(x[a:b]))`: the same additions in the same
+  order (`s - t` is `s + (-t)`, exactly), each later read of `s` in the body reading `s_run`;
+- `out[i] = out[i - 1] + f(x[i])` over `range(a, b)` (a constant `a >= 1`) is the same, seeded
+  with `out[a - 1]`;
+- `if f(x[i]) > m: m = f(x[i])` (`>=`, `<`, `<=`, either side; `m = max(m, f(x[i]))`, `min`,
+  either order) becomes `m_run = running_extreme(m, f(x[a:b]), "gt")`: `np.maximum.accumulate`
+  where it gives the loop's bits (no NaN, and no zeros of both signs: equal values are then the
+  same bits, so which of equal values is kept does not matter), else the loop's own comparisons
+  over the computed values.
+
+The accumulated values are float32 or float64 (NumPy scalars of the elements' dtype; for
+float64 the seed may be a Python float: `0.0 + float64` rounds as float64 addition); the seed's
+type is checked on entry where the version does not know it. Integers are left alone: a Python
+int accumulator never wraps, an int64 scalar warns on overflow, an accumulate wraps silently.
+"""
+
+from __future__ import annotations
+
+import builtins
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from .. import ir
+from ..analysis.value_types import Known
+from ..ir.names import assigned_names, fresh_name
+from ..ir.rewrite import walk_expr, walk_statements
+from .vectorize_nest import Nest, Refused, Temp
+
+_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+# `if v OP m: m = v`, as the comparison of the new value `v` with the running one `m`
+_MIRRORED = {"gt": "lt", "ge": "le", "lt": "gt", "le": "ge"}
+
+
+@dataclass
+class Context:
+    """What the vectorizer knows at a statement of the body, as callbacks into it."""
+
+    nest: Nest
+    temps: dict[str, Known]
+    env: dict[str, Known]
+    bound: frozenset[str]  # the names bound before the loop
+    taken: set[str]
+    element: Callable[[ir.Expr], Known]  # the kind of an element expression (or Refused)
+    moving: Callable[[ir.Expr], set[str]]  # the loop variables an expression moves with
+    builtin: Callable[[ir.Expr, object], bool]  # whether an expression is that builtin
+    write: Callable[[ir.Subscript, ir.Expr, ir.Loc], None]  # an element write step
+
+
+def recurrence(stmt: ir.Stmt, context: Context) -> str | None:
+    """Add the steps of `stmt` if it is a recurrence this module vectorizes; its rule's name
+    (`running sum`), or None where it is none (the vectorizer's other rules then apply)."""
+    if len(context.nest.levels) != 1 or context.nest.reduced:
+        return None
+    match stmt:
+        case ir.Assign((ir.Name(name),), value) if _carried(name, context):
+            return _running_sum(name, value, context, stmt.loc) or _extreme_call(name, value, context)
+        case ir.AugAssign(ir.Name(name), op, value) if _carried(name, context):
+            return _running_sum(name, ir.Op(op, (ir.Name(name), value)), context, stmt.loc)
+        case ir.Assign((ir.Subscript() as target,), value):
+            return _array_running_sum(target, value, context, stmt.loc)
+        case ir.If(ir.Compare((op,), (left, right)), (ir.Assign((ir.Name(name),), new),), ()) \
+                if op in _MIRRORED and _carried(name, context):
+            if left == ir.Name(name) and right == new:
+                return _extreme(name, new, _MIRRORED[op], context)
+            if right == ir.Name(name) and left == new:
+                return _extreme(name, new, op, context)
+    return None
+
+
+def _carried(name: str, context: Context) -> bool:
+    """A local bound before the loop, assigned by this one statement of it only, and not read
+    (nor assigned) earlier in the body."""
+    if name in context.temps or name not in context.bound or name in context.nest.temp_names:
+        return False
+    loop = context.nest.loop
+    return sum(name in assigned_names(stmt) for stmt in walk_statements(loop.body)) == 1
+
+
+def _running_sum(name: str, value: ir.Expr, context: Context, loc: ir.Loc) -> str | None:
+    term = _term(name, value)
+    if term is None:
+        return None
+    kind = _moving_floats(term, context)
+    _seed(name, kind, context)
+    seed = _alias(name, "before", context)
+    _temp(name, ir.Call(ir.Const(running_sum), (ir.Name(seed), term)), kind, context)
+    return "running sum"
+
+
+def _term(name: str, value: ir.Expr) -> ir.Expr | None:
+    """`t` of `s + t`, `t + s`, and `-t` of `s - t`, where `t` does not read `s`."""
+    match value:
+        case ir.Op("add", (ir.Name(left), term)) if left == name:
+            pass
+        case ir.Op("add", (term, ir.Name(right))) if right == name:
+            pass
+        case ir.Op("sub", (ir.Name(left), negated)) if left == name:
+            term = ir.Op("neg", (negated,))
+        case _:
+            return None
+    if any(isinstance(part, ir.Name) and part.id == name for part in walk_expr(term)):
+        return None
+    return term
+
+
+def _moving_floats(term: ir.Expr, context: Context) -> Known:
+    """The kind of the accumulated values: float32 or float64 elements, one per iteration."""
+    kind = context.element(term)
+    array = kind.array
+    if array is None or array.dtype.kind in "iub":
+        raise Refused("accumulates {}: integers (a Python int never wraps, int64 wraps in an "
+                      "accumulate and warns as a scalar) stay a loop", term)
+    if array.dtype not in _FLOATS:
+        raise Refused("accumulates {} of {}: only float32 and float64 accumulate exactly", term,
+                      str(array.dtype))
+    if context.moving(term) != {context.nest.levels[0].var}:
+        raise Refused("accumulates {}, which does not move with the loop", term)
+    context.nest.may_raise_fp = True
+    return kind
+
+
+def _seed(name: str, kind: Known, context: Context) -> None:
+    """The accumulator's value before the loop must be a number of the elements' type (a float
+    for float64 elements, which the additions treat alike): known, or checked on entry."""
+    assert kind.array is not None
+    dtype = kind.array.dtype
+    known = context.env.get(name)
+    allowed: tuple[type, ...] = (float, np.float64) if dtype == np.float64 else (dtype.type,)
+    if known is not None and known.array is None and known.type in allowed:
+        context.nest.relied |= known.arguments
+        return
+    if known is not None and known.type in (int, bool):
+        raise Refused("accumulates into {}, an int before the loop: a Python int stays exact, "
+                      "the array would round", name)
+    checks = tuple(ir.Compare(("is",), (ir.Call(ir.Const(type), (ir.Name(name),)), ir.Const(each)))
+                   for each in allowed)
+    context.nest.entry_checks.append(checks[0] if len(checks) == 1 else ir.BoolOp("or", checks))
+
+
+def _alias(name: str, purpose: str, context: Context) -> str:
+    """A fresh local holding `name`'s value before the loop (the array code's seed)."""
+    alias = fresh_name(f"{name}_{purpose}", context.taken)
+    context.temps[alias] = Known(float)
+    context.nest.steps.append(Temp(alias, ir.Name(name), Known(float)))
+    return alias
+
+
+def _temp(name: str, value: ir.Expr, kind: Known, context: Context) -> None:
+    context.temps[name] = kind
+    context.nest.steps.append(Temp(name, value, kind))
+
+
+def _array_running_sum(target: ir.Subscript, value: ir.Expr, context: Context, loc: ir.Loc) -> str | None:
+    """`out[i] = out[i - 1] + t` over `range(a, b)`, `a` a constant >= 1: a running sum
+    seeded with `out[a - 1]` (an element the loop reads before writing any)."""
+    level = context.nest.levels[0]
+    if level.step != 1 or not level.start.is_const or level.start.const < 1:
+        return None
+    match target:
+        case ir.Subscript(ir.Name(array), ir.Name(index)) if index == level.var:
+            pass
+        case _:
+            return None
+    term = None
+    for before, other in ((0, 1), (1, 0)):
+        if isinstance(value, ir.Op) and value.op == "add" and _previous(value.args[before], array, index):
+            term = value.args[other]
+    if term is None or any(isinstance(part, ir.Name) and part.id == array for part in walk_expr(term)):
+        return None
+    kind = _moving_floats(term, context)
+    known = context.env.get(array)
+    if known is None or known.array is None or known.array.ndim != 1 or known.array.dtype != kind.array.dtype:  # type: ignore[union-attr]
+        raise Refused("{} is not a 1-D array of the accumulated type", ir.Name(array))
+    seed = fresh_name(f"{array}_first", context.taken)
+    first = ir.Subscript(ir.Name(array), ir.Const(level.start.const - 1))
+    _temp(seed, ir.Call(ir.Const(_element_of), (ir.Name(array), first.index)), kind, context)
+    run = fresh_name(f"{array}_run", context.taken)
+    _temp(run, ir.Call(ir.Const(running_sum), (ir.Name(seed), term)), kind, context)
+    context.write(target, ir.Name(run), loc)
+    return "running sum"
+
+
+def _previous(expr: ir.Expr, array: str, index: str) -> bool:
+    """Whether `expr` is `array[index - 1]`."""
+    match expr:
+        case ir.Subscript(ir.Name(name), ir.Op("sub", (ir.Name(var), ir.Const(1)))):
+            return name == array and var == index
+    return False
+
+
+def _extreme(name: str, new: ir.Expr, op: str, context: Context) -> str:
+    """`if new OP m: m = new` (OP compares the new value with the running one)."""
+    if any(isinstance(part, ir.Name) and part.id == name for part in walk_expr(new)):
+        raise Refused("{} compares {} with a value computed from it", name, name)
+    kind = _moving_floats(new, context)
+    context.nest.may_raise_fp = True  # (comparisons of floats raise nothing; the values may)
+    _seed(name, kind, context)
+    seed = _alias(name, "before", context)
+    _temp(name, ir.Call(ir.Const(running_extreme), (ir.Name(seed), new, ir.Const(op))), kind, context)
+    return "running maximum" if op in ("gt", "ge") else "running minimum"
+
+
+def _extreme_call(name: str, value: ir.Expr, context: Context) -> str | None:
+    """`m = max(m, new)` is `if new > m: m = new` (max keeps the first of equal arguments);
+    `m = max(new, m)` keeps `m` only where `m > new`: `if not m > new: m = new`."""
+    match value:
+        case ir.Call(func, (first, second), ()):
+            pass
+        case _:
+            return None
+    for which, op_first, op_second in ((builtins.max, "gt", "nlt"), (builtins.min, "lt", "ngt")):
+        if context.builtin(func, which):
+            if first == ir.Name(name):
+                return _extreme(name, second, op_first, context)
+            if second == ir.Name(name):
+                return _extreme(name, first, op_second, context)
+    return None
+
+
+# the code's runtime helpers ------------------------------------------------------------
+
+
+def _element_of(array: np.ndarray, index: int) -> object:
+    return array[index]
+
+
+def running_sum(seed: object, terms: np.ndarray) -> np.ndarray:
+    """`[seed + t0, (seed + t0) + t1, ...]`: the loop's additions in its order, as
+    `np.add.accumulate` makes them (the seed, a float or a scalar of the terms' dtype, is
+    converted to that dtype exactly)."""
+    values = np.empty(len(terms) + 1, dtype=terms.dtype)
+    values[0] = seed
+    values[1:] = terms
+    return np.add.accumulate(values)[1:]
+
+
+_REPLACES: dict[str, Callable[[float, float], bool]] = {
+    "gt": lambda new, m: new > m, "ge": lambda new, m: new >= m,
+    "lt": lambda new, m: new < m, "le": lambda new, m: new <= m,
+    "nlt": lambda new, m: not m > new, "ngt": lambda new, m: not m < new,
+}
+
+
+def running_extreme(seed: object, values: np.ndarray, op: str) -> np.ndarray:
+    """The running value of `m` after each turn of `if replaces(v, m): m = v` (`op` names the
+    test: `gt` is `v > m`, `nlt` is `not m > v`, as `max(v, m)` decides)."""
+    every = np.empty(len(values) + 1, dtype=values.dtype)
+    every[0] = seed
+    every[1:] = values
+    zeros = every[every == 0]
+    if not np.isnan(every).any() and (np.signbit(zeros).all() or not np.signbit(zeros).any()):
+        # no NaN, and equal values have equal bits: every form keeps the same bits
+        ufunc = np.maximum if op in ("gt", "ge", "nlt") else np.minimum
+        return ufunc.accumulate(every)[1:]
+    replaces = _REPLACES[op]
+    result = np.empty(len(values), dtype=values.dtype)
+    m = seed
+    for k, new in enumerate(values):
+        if replaces(new, m):  # type: ignore[arg-type]
+            m = new
+        result[k] = m
+    return result
