@@ -19,7 +19,7 @@ import numpy as np
 from .. import ir
 from ..analysis.subscripts import Access, Affine, AtomKey, loop_term, to_expr
 from ..ir.names import fresh_name
-from .vectorize_nest import Count, EndReduce, Level, Nest, Path, Reduce, Refused, Temp, Write
+from .vectorize_nest import Count, EndReduce, Final, Level, Nest, Path, Reduce, Refused, Temp, Write
 
 WrittenKey = tuple[str, tuple[Affine, ...]]
 # below these counts the loop runs (measured: the array code's fixed cost, about 4 µs, is ~30
@@ -92,6 +92,8 @@ class Builder:
                 compute.append(self._temp(step))
             elif isinstance(step, Count):
                 commit.append(self._count(step, self._where(step.mask, masks, compute, step.loc)))
+            elif isinstance(step, Final):
+                commit.append(ir.Assign((ir.Name(step.name),), ir.Name(self.temps[step.temp]), self.nest.loop.loc))
             else:
                 value = self._cast(step, self._value(step, masks, compute))
                 if self._viewed(value) in committed:  # a slice read after a commit changed it

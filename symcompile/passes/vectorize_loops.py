@@ -99,7 +99,7 @@ from ..ir.rewrite import nested_bodies, unchanged_or_new, walk_expr, walk_statem
 from . import notes
 from .vectorize_build import Builder
 from .vectorize_lists import ListBuilder
-from .vectorize_recurrences import Context, recurrence
+from .vectorize_recurrences import Context, element_level, iterated, recurrence, recurrence_candidate
 from .vectorize_nest import (
     Count,
     EndReduce,
@@ -172,6 +172,8 @@ class _Vectorizer:
 
     def _level(self, stmt: ir.For, env: TypeEnv, nest: Nest) -> Level:
         var = _loop_var(stmt)
+        if not nest.levels and (over := element_level(stmt, dict(env), nest, self.taken)) is not None:
+            return over
         match stmt.iter:
             case ir.Call(func, args, ()) if 1 <= len(args) <= 3 and self._builtin(func, builtins.range, nest):
                 pass
@@ -228,6 +230,7 @@ class _Vectorizer:
 
     def _body(self, nest: Nest, env: TypeEnv) -> None:
         temps: dict[str, Known] = {}
+        iterated(self._context(env, nest, temps))  # `for p in prices`: `p = prices[k]`
         for stmt in nest.body:
             if (rule := recurrence(stmt, self._context(env, nest, temps))) is not None:
                 nest.recurrences.append(rule)
@@ -256,7 +259,8 @@ class _Vectorizer:
                           ", ".join(sorted(counters)))
 
     def _context(self, env: TypeEnv, nest: Nest, temps: dict[str, Known]) -> Context:
-        return Context(nest, temps, dict(env), self.bound.get(id(nest.loop), frozenset()), self.taken,
+        return Context(nest, temps, dict(env), self.bound.get(id(nest.loop), frozenset()),
+                       self.live.get(id(nest.loop), frozenset()), self.taken,
                        lambda expr: self._element(expr, env, nest, temps),
                        lambda expr: self._moves_with((expr,), nest, len(nest.steps)),
                        lambda expr, value: self._builtin(expr, value, nest),
@@ -385,8 +389,8 @@ class _Vectorizer:
         movings = {tuple(term[0] for term in (loop_term(form, positions) for form in write.access.index) if term)
                    for write in nest.writes()}
         vector = tuple(level.var for level in nest.vector_levels())
-        if not movings and nest.counts():
-            return  # only counts: every loop is an array axis (each count's tests move with all)
+        if not movings and (nest.counts() or nest.finals()):
+            return  # only counts (or recurrences' final values): every loop is an array axis (each count's tests move with all)
         if len(movings) != 1:
             raise Refused("the writes do not all move with the same loops")
         moving = movings.pop()
@@ -708,7 +712,7 @@ class _Vectorizer:
         live = self.live.get(id(nest.loop), frozenset())
         names = [level.var for level in nest.levels] + sorted(nest.temp_names)
         for name in names:
-            if name in live:
+            if name in live and name not in {final.name for final in nest.finals()}:
                 raise Refused("{} is read after the loop", name)
 
 
@@ -789,7 +793,8 @@ def _candidate(loop: ir.For) -> bool:
         isinstance(target, ir.Subscript) for target in (
             stmt.targets if isinstance(stmt, ir.Assign) else (stmt.target,)))
         or isinstance(stmt, ir.If) and any(_counted(inner) is not None for inner in stmt.body + stmt.orelse)
-        for stmt in walk_statements(loop.body)) and isinstance(loop.iter, ir.Call)
+        for stmt in walk_statements(loop.body)) and isinstance(loop.iter, ir.Call) \
+        or recurrence_candidate(loop)
 
 
 def vectorize_loops(function: ir.Function) -> ir.Function:

@@ -88,6 +88,15 @@ class Temp:
 
 
 @dataclass(frozen=True)
+class Final:
+    """`name = temp` once the array code is committed: a recurrence's value after the loop
+    (vectorize_recurrences), computed as the temp `temp` with the others."""
+
+    name: str
+    temp: str
+
+
+@dataclass(frozen=True)
 class Reduce:
     """The steps up to the matching `EndReduce` run inside `for level.var in level.iter`."""
 
@@ -99,7 +108,7 @@ class EndReduce:
     pass
 
 
-Step = Temp | Write | Count | Reduce | EndReduce
+Step = Temp | Write | Count | Final | Reduce | EndReduce
 
 
 @dataclass
@@ -149,6 +158,9 @@ class Nest:
 
     def counts(self) -> list[Count]:
         return [step for step in self.steps if isinstance(step, Count)]
+
+    def finals(self) -> list[Final]:
+        return [step for step in self.steps if isinstance(step, Final)]
 
 
 def list_modes(nest: Nest) -> dict[str, str]:

@@ -27,15 +27,16 @@ from __future__ import annotations
 
 import builtins
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 
 from .. import ir
+from ..analysis.subscripts import Affine, AtomKey
 from ..analysis.value_types import Known
-from ..ir.names import assigned_names, fresh_name
+from ..ir.names import assigned_names, fresh_name, reads
 from ..ir.rewrite import walk_expr, walk_statements
-from .vectorize_nest import Nest, Refused, Temp
+from .vectorize_nest import Final, Level, Nest, Refused, Temp
 
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 # `if v OP m: m = v`, as the comparison of the new value `v` with the running one `m`
@@ -50,6 +51,7 @@ class Context:
     temps: dict[str, Known]
     env: dict[str, Known]
     bound: frozenset[str]  # the names bound before the loop
+    live: frozenset[str]  # the names read after the loop
     taken: set[str]
     element: Callable[[ir.Expr], Known]  # the kind of an element expression (or Refused)
     moving: Callable[[ir.Expr], set[str]]  # the loop variables an expression moves with
@@ -62,20 +64,65 @@ def recurrence(stmt: ir.Stmt, context: Context) -> str | None:
     (`running sum`), or None where it is none (the vectorizer's other rules then apply)."""
     if len(context.nest.levels) != 1 or context.nest.reduced:
         return None
+    later = context.nest.body[context.nest.body.index(stmt) + 1:] if stmt in context.nest.body else ()
     match stmt:
         case ir.Assign((ir.Name(name),), value) if _carried(name, context):
-            return _running_sum(name, value, context, stmt.loc) or _extreme_call(name, value, context)
+            return _running_sum(name, value, later, context) or _extreme_call(name, value, later, context)
         case ir.AugAssign(ir.Name(name), op, value) if _carried(name, context):
-            return _running_sum(name, ir.Op(op, (ir.Name(name), value)), context, stmt.loc)
+            return _running_sum(name, ir.Op(op, (ir.Name(name), value)), later, context)
         case ir.Assign((ir.Subscript() as target,), value):
             return _array_running_sum(target, value, context, stmt.loc)
         case ir.If(ir.Compare((op,), (left, right)), (ir.Assign((ir.Name(name),), new),), ()) \
                 if op in _MIRRORED and _carried(name, context):
             if left == ir.Name(name) and right == new:
-                return _extreme(name, new, _MIRRORED[op], context)
+                return _extreme(name, new, _MIRRORED[op], later, context)
             if right == ir.Name(name) and left == new:
-                return _extreme(name, new, op, context)
+                return _extreme(name, new, op, later, context)
     return None
+
+
+def recurrence_candidate(loop: ir.For) -> bool:
+    """A loop over `range(...)` or over an array whose body holds a running maximum or minimum
+    (`if x[i] > m: m = x[i]`, `m = max(m, x[i])`), or over an array and storing elements: one
+    `recurrence` may accept (those over `range` storing elements are candidates anyway)."""
+    if not isinstance(loop.iter, (ir.Call, ir.Name)):
+        return False
+    for stmt in loop.body:
+        match stmt:
+            case ir.If(ir.Compare((op,), _), (ir.Assign((ir.Name(),), _),), ()) if op in _MIRRORED:
+                return True
+            case ir.Assign((ir.Name(),), ir.Call(ir.Name("max" | "min"), (_, _), ())):
+                return True
+            case ir.Assign((ir.Subscript(),), _) if isinstance(loop.iter, ir.Name):
+                return True
+    return False
+
+
+def element_level(loop: ir.For, env: dict[str, Known], nest: Nest, taken: set[str]) -> Level | None:
+    """`for p in prices` over a 1-D array the version knows: a loop over its indices (a fresh
+    variable), `p` then the element at it (`iterated`). An array's iterator yields
+    `prices[0]`, `prices[1]`, ... up to its length, which nothing in the loop can change."""
+    match loop:
+        case ir.For(ir.Name(), ir.Name(array)):
+            pass
+        case _:
+            return None
+    known = env.get(array)
+    if known is None or known.array is None or known.array.ndim != 1:
+        return None
+    nest.relied |= known.arguments
+    extent = ir.Subscript(ir.Attribute(ir.Name(array), "shape"), ir.Const(0))
+    key: AtomKey = ("dim", known.array.shape[0]) if known.array.shape is not None else ("expr", extent)
+    stop = Affine(0, ((key, 1),), ((key, extent),))
+    return Level(fresh_name(f"{array}_index", taken), Affine(0, ()), stop, 1, loop.iter)
+
+
+def iterated(context: Context) -> None:
+    """For a loop over an array's elements, `p = prices[k]` as the body's first step."""
+    loop, level = context.nest.loop, context.nest.levels[0]
+    if isinstance(loop.iter, ir.Name) and isinstance(loop.target, ir.Name):
+        element = ir.Subscript(loop.iter, ir.Name(level.var))
+        _temp(loop.target.id, element, context.element(element), context)
 
 
 def _carried(name: str, context: Context) -> bool:
@@ -87,15 +134,26 @@ def _carried(name: str, context: Context) -> bool:
     return sum(name in assigned_names(stmt) for stmt in walk_statements(loop.body)) == 1
 
 
-def _running_sum(name: str, value: ir.Expr, context: Context, loc: ir.Loc) -> str | None:
+def _running_sum(name: str, value: ir.Expr, later: tuple[ir.Stmt, ...], context: Context) -> str | None:
+    """`s = s + t`, where the body reads `s` after: its running values. (A sum only read after
+    the loop, `s += a[i] * b[i]`, is a reduction: it stays a loop, see docs/rules.md.)"""
     term = _term(name, value)
-    if term is None:
+    if term is None or not any(reads(stmt, name) for stmt in later):
         return None
     kind = _moving_floats(term, context)
-    _seed(name, kind, context)
+    _seed(name, kind, True, context)
     seed = _alias(name, "before", context)
     _temp(name, ir.Call(ir.Const(running_sum), (ir.Name(seed), term)), kind, context)
+    if name in context.live:  # at least one addition was made: a NumPy scalar, as in the loop
+        _final(name, ir.Call(ir.Const(_last), (ir.Name(name),)), kind, context)
     return "running sum"
+
+
+def _final(name: str, value: ir.Expr, kind: Known, context: Context) -> None:
+    """`name`'s value after the loop, set once the array code is committed."""
+    last = fresh_name(f"{name}_last", context.taken)
+    _temp(last, value, kind, context)
+    context.nest.steps.append(Final(name, last))
 
 
 def _term(name: str, value: ir.Expr) -> ir.Expr | None:
@@ -130,19 +188,20 @@ def _moving_floats(term: ir.Expr, context: Context) -> Known:
     return kind
 
 
-def _seed(name: str, kind: Known, context: Context) -> None:
-    """The accumulator's value before the loop must be a number of the elements' type (a float
-    for float64 elements, which the additions treat alike): known, or checked on entry."""
+def _seed(name: str, kind: Known, plain: bool, context: Context) -> None:
+    """The accumulator's value before the loop must be a NumPy scalar of the elements' dtype,
+    or (with `plain`) a Python float, which meets the elements as one (NEP 50: `0.1 + float32`
+    adds `float32(0.1)`): known, or checked on entry."""
     assert kind.array is not None
     dtype = kind.array.dtype
     known = context.env.get(name)
-    allowed: tuple[type, ...] = (float, np.float64) if dtype == np.float64 else (dtype.type,)
+    allowed: tuple[type, ...] = (float, dtype.type) if plain else (dtype.type,)
     if known is not None and known.array is None and known.type in allowed:
         context.nest.relied |= known.arguments
         return
-    if known is not None and known.type in (int, bool):
-        raise Refused("accumulates into {}, an int before the loop: a Python int stays exact, "
-                      "the array would round", name)
+    if known is not None:
+        raise Refused("{} is a {} before the loop, not a {} (or a float where it only meets "
+                      "elements)", name, getattr(known.type, "__name__", str(known.type)), dtype.name)
     checks = tuple(ir.Compare(("is",), (ir.Call(ir.Const(type), (ir.Name(name),)), ir.Const(each)))
                    for each in allowed)
     context.nest.entry_checks.append(checks[0] if len(checks) == 1 else ir.BoolOp("or", checks))
@@ -199,19 +258,33 @@ def _previous(expr: ir.Expr, array: str, index: str) -> bool:
     return False
 
 
-def _extreme(name: str, new: ir.Expr, op: str, context: Context) -> str:
-    """`if new OP m: m = new` (OP compares the new value with the running one)."""
+def _extreme(name: str, new: ir.Expr, op: str, later: tuple[ir.Stmt, ...], context: Context) -> str:
+    """`if new OP m: m = new` (OP compares the new value with the running one). A Python float
+    `m` stays one until replaced: it may start so only where the body merely stores it
+    (`out[i] = m`: cast as the array's elements are), as arithmetic would round it apart."""
     if any(isinstance(part, ir.Name) and part.id == name for part in walk_expr(new)):
         raise Refused("{} compares {} with a value computed from it", name, name)
     kind = _moving_floats(new, context)
-    context.nest.may_raise_fp = True  # (comparisons of floats raise nothing; the values may)
-    _seed(name, kind, context)
+    _seed(name, kind, _only_stored(name, later), context)
     seed = _alias(name, "before", context)
-    _temp(name, ir.Call(ir.Const(running_extreme), (ir.Name(seed), new, ir.Const(op))), kind, context)
-    return "running maximum" if op in ("gt", "ge") else "running minimum"
+    values = fresh_name(f"{name}_values", context.taken)
+    _temp(values, new, kind, context)
+    _temp(name, ir.Call(ir.Const(running_extreme), (ir.Name(seed), ir.Name(values), ir.Const(op))), kind, context)
+    if name in context.live:
+        _final(name, ir.Call(ir.Const(last_extreme), (ir.Name(seed), ir.Name(values), ir.Name(name),
+                                                      ir.Const(op))), kind, context)
+    return "running maximum" if op in ("gt", "ge", "nlt") else "running minimum"
 
 
-def _extreme_call(name: str, value: ir.Expr, context: Context) -> str | None:
+def _only_stored(name: str, later: tuple[ir.Stmt, ...]) -> bool:
+    """Whether every read of `name` in `later` is the whole value of an element store."""
+    return not any(reads(stmt, name) and not (
+        isinstance(stmt, ir.Assign) and stmt.value == ir.Name(name) and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], ir.Subscript) and not reads(ir.ExprStmt(stmt.targets[0]), name))
+        for stmt in walk_statements(later))
+
+
+def _extreme_call(name: str, value: ir.Expr, later: tuple[ir.Stmt, ...], context: Context) -> str | None:
     """`m = max(m, new)` is `if new > m: m = new` (max keeps the first of equal arguments);
     `m = max(new, m)` keeps `m` only where `m > new`: `if not m > new: m = new`."""
     match value:
@@ -222,9 +295,9 @@ def _extreme_call(name: str, value: ir.Expr, context: Context) -> str | None:
     for which, op_first, op_second in ((builtins.max, "gt", "nlt"), (builtins.min, "lt", "ngt")):
         if context.builtin(func, which):
             if first == ir.Name(name):
-                return _extreme(name, second, op_first, context)
+                return _extreme(name, second, op_first, later, context)
             if second == ir.Name(name):
-                return _extreme(name, first, op_second, context)
+                return _extreme(name, first, op_second, later, context)
     return None
 
 
@@ -233,6 +306,10 @@ def _extreme_call(name: str, value: ir.Expr, context: Context) -> str | None:
 
 def _element_of(array: np.ndarray, index: int) -> object:
     return array[index]
+
+
+def _last(values: np.ndarray) -> object:
+    return values[-1]
 
 
 def running_sum(seed: object, terms: np.ndarray) -> np.ndarray:
@@ -245,10 +322,10 @@ def running_sum(seed: object, terms: np.ndarray) -> np.ndarray:
     return np.add.accumulate(values)[1:]
 
 
-_REPLACES: dict[str, Callable[[float, float], bool]] = {
+_REPLACES: dict[str, Callable[[Any, Any], Any]] = {
     "gt": lambda new, m: new > m, "ge": lambda new, m: new >= m,
     "lt": lambda new, m: new < m, "le": lambda new, m: new <= m,
-    "nlt": lambda new, m: not m > new, "ngt": lambda new, m: not m < new,
+    "nlt": lambda new, m: np.logical_not(m > new), "ngt": lambda new, m: np.logical_not(m < new),
 }
 
 
@@ -267,7 +344,14 @@ def running_extreme(seed: object, values: np.ndarray, op: str) -> np.ndarray:
     result = np.empty(len(values), dtype=values.dtype)
     m = seed
     for k, new in enumerate(values):
-        if replaces(new, m):  # type: ignore[arg-type]
+        if replaces(new, m):
             m = new
         result[k] = m
     return result
+
+
+def last_extreme(seed: object, values: np.ndarray, running: np.ndarray, op: str) -> object:
+    """`m` after the loop: the last running value if any turn replaced it, else the seed
+    itself (a Python float stays one). The first replacement is at the first value that
+    passes the test against the seed (`m` is the seed until then)."""
+    return running[-1] if np.any(_REPLACES[op](values, seed)) else seed
