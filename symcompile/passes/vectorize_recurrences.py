@@ -137,16 +137,36 @@ def _carried(name: str, context: Context) -> bool:
 def _running_sum(name: str, value: ir.Expr, later: tuple[ir.Stmt, ...], context: Context) -> str | None:
     """`s = s + t`, where the body reads `s` after: its running values. (A sum only read after
     the loop, `s += a[i] * b[i]`, is a reduction: it stays a loop, see docs/rules.md.)"""
-    term = _term(name, value)
-    if term is None or not any(reads(stmt, name) for stmt in later):
+    found = _term(name, value)
+    if found is None or not any(reads(stmt, name) for stmt in later):
         return None
+    term, order = found
     kind = _moving_floats(term, context)
     _seed(name, kind, True, context)
     seed = _alias(name, "before", context)
-    _temp(name, ir.Call(ir.Const(running_sum), (ir.Name(seed), term)), kind, context)
+    terms = fresh_name(f"{name}_terms", context.taken)
+    _temp(terms, term, kind, context)
+    _temp(name, ir.Call(ir.Const(running_sum), (ir.Name(seed), ir.Name(terms), ir.Const(order))), kind, context)
     if name in context.live:  # at least one addition was made: a NumPy scalar, as in the loop
-        _final(name, ir.Call(ir.Const(_last), (ir.Name(name),)), kind, context)
+        _final(name, ir.Call(ir.Const(last_sum), (ir.Name(seed), ir.Name(terms), ir.Name(name),
+                                                  ir.Const(order))), kind, context)
     return "running sum"
+
+
+def _term(name: str, value: ir.Expr) -> tuple[ir.Expr, str] | None:
+    """`t` of `s + t` (`add`), `t + s` (`radd`) and `s - t` (`sub`), where `t` does not read `s`."""
+    match value:
+        case ir.Op("add", (ir.Name(left), term)) if left == name:
+            order = "add"
+        case ir.Op("add", (term, ir.Name(right))) if right == name:
+            order = "radd"
+        case ir.Op("sub", (ir.Name(left), term)) if left == name:
+            order = "sub"
+        case _:
+            return None
+    if any(isinstance(part, ir.Name) and part.id == name for part in walk_expr(term)):
+        return None
+    return term, order
 
 
 def _final(name: str, value: ir.Expr, kind: Known, context: Context) -> None:
@@ -154,22 +174,6 @@ def _final(name: str, value: ir.Expr, kind: Known, context: Context) -> None:
     last = fresh_name(f"{name}_last", context.taken)
     _temp(last, value, kind, context)
     context.nest.steps.append(Final(name, last))
-
-
-def _term(name: str, value: ir.Expr) -> ir.Expr | None:
-    """`t` of `s + t`, `t + s`, and `-t` of `s - t`, where `t` does not read `s`."""
-    match value:
-        case ir.Op("add", (ir.Name(left), term)) if left == name:
-            pass
-        case ir.Op("add", (term, ir.Name(right))) if right == name:
-            pass
-        case ir.Op("sub", (ir.Name(left), negated)) if left == name:
-            term = ir.Op("neg", (negated,))
-        case _:
-            return None
-    if any(isinstance(part, ir.Name) and part.id == name for part in walk_expr(term)):
-        return None
-    return term
 
 
 def _moving_floats(term: ir.Expr, context: Context) -> Known:
@@ -245,7 +249,7 @@ def _array_running_sum(target: ir.Subscript, value: ir.Expr, context: Context, l
     first = ir.Subscript(ir.Name(array), ir.Const(level.start.const - 1))
     _temp(seed, ir.Call(ir.Const(_element_of), (ir.Name(array), first.index)), kind, context)
     run = fresh_name(f"{array}_run", context.taken)
-    _temp(run, ir.Call(ir.Const(running_sum), (ir.Name(seed), term)), kind, context)
+    _temp(run, ir.Call(ir.Const(running_sum), (ir.Name(seed), term, ir.Const("add"))), kind, context)
     context.write(target, ir.Name(run), loc)
     return "running sum"
 
@@ -308,18 +312,29 @@ def _element_of(array: np.ndarray, index: int) -> object:
     return array[index]
 
 
-def _last(values: np.ndarray) -> object:
-    return values[-1]
-
-
-def running_sum(seed: object, terms: np.ndarray) -> np.ndarray:
+def running_sum(seed: object, terms: np.ndarray, order: str) -> np.ndarray:
     """`[seed + t0, (seed + t0) + t1, ...]`: the loop's additions in its order, as
     `np.add.accumulate` makes them (the seed, a float or a scalar of the terms' dtype, is
-    converted to that dtype exactly)."""
+    converted to that dtype as the first addition converts it; `s - t` is `s + (-t)`, exactly)."""
     values = np.empty(len(terms) + 1, dtype=terms.dtype)
     values[0] = seed
-    values[1:] = terms
+    if order == "sub":
+        np.negative(terms, out=values[1:])
+    else:
+        values[1:] = terms
     return np.add.accumulate(values)[1:]
+
+
+def last_sum(seed: object, terms: np.ndarray, running: np.ndarray, order: str) -> object:
+    """The sum after the loop: the last running value, or where it is a NaN, the loop's own
+    additions (which of two NaNs an addition returns, so its sign, depends on the order of
+    the operands, and an accumulate may swap them)."""
+    if not np.isnan(running[-1]):
+        return running[-1]
+    s = seed
+    for t in terms:
+        s = s + t if order == "add" else t + s if order == "radd" else s - t
+    return s
 
 
 _REPLACES: dict[str, Callable[[Any, Any], Any]] = {
