@@ -180,7 +180,9 @@ def _moving_floats(term: ir.Expr, context: Context) -> Known:
     """The kind of the accumulated values: float32 or float64 elements, one per iteration."""
     kind = context.element(term)
     array = kind.array
-    if array is None or array.dtype.kind in "iub":
+    if array is None:
+        raise Refused("accumulates {}, a plain number: nothing moves with the loop", term)
+    if array.dtype.kind in "iub":
         raise Refused("accumulates {}: integers (a Python int never wraps, int64 wraps in an "
                       "accumulate and warns as a scalar) stay a loop", term)
     if array.dtype not in _FLOATS:
@@ -204,8 +206,10 @@ def _seed(name: str, kind: Known, plain: bool, context: Context) -> None:
         context.nest.relied |= known.arguments
         return
     if known is not None:
-        raise Refused("{} is a {} before the loop, not a {} (or a float where it only meets "
-                      "elements)", name, getattr(known.type, "__name__", str(known.type)), dtype.name)
+        raise Refused("{} holds {} before the loop: a running value of {} starts as a {} scalar{}",
+                      name, getattr(known.type, "__name__", str(known.type)), dtype.name, dtype.name,
+                      " or a float" if plain else " (a float multiplied or compared before any element "
+                      "replaces it computes as a float)")
     checks = tuple(ir.Compare(("is",), (ir.Call(ir.Const(type), (ir.Name(name),)), ir.Const(each)))
                    for each in allowed)
     context.nest.entry_checks.append(checks[0] if len(checks) == 1 else ir.BoolOp("or", checks))
