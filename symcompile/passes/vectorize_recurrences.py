@@ -326,7 +326,7 @@ def running_sum(seed: object, terms: np.ndarray, order: str) -> np.ndarray:
         np.negative(terms, out=values[1:])
     else:
         values[1:] = terms
-    return np.add.accumulate(values)[1:]
+    return np.add.accumulate(values, out=values)[1:]
 
 
 def last_sum(seed: object, terms: np.ndarray, running: np.ndarray, order: str) -> object:
@@ -358,7 +358,7 @@ def running_extreme(seed: object, values: np.ndarray, op: str) -> np.ndarray:
     if not np.isnan(every).any() and (np.signbit(zeros).all() or not np.signbit(zeros).any()):
         # no NaN, and equal values have equal bits: every form keeps the same bits
         ufunc = np.maximum if op in ("gt", "ge", "nlt") else np.minimum
-        return ufunc.accumulate(every)[1:]
+        return ufunc.accumulate(every, out=every)[1:]
     replaces = _REPLACES[op]
     result = np.empty(len(values), dtype=values.dtype)
     m = seed
