@@ -87,6 +87,28 @@ def troughs_call(out, x):
         m = min(m, x[i])
         out[i] = m
 
+def cumulative_trapz_made(y, dx):
+    out = np.zeros(len(y))
+    s = 0.0
+    for i in range(1, len(y)):
+        s += 0.5 * (y[i] + y[i - 1]) * dx
+        out[i] = s
+    return out
+
+def made_float32(y):
+    out = np.zeros(len(y), dtype=np.float32)
+    for i in range(len(y)):
+        out[i] = y[i] * 2.0
+    return out
+
+def made_twice(y, flag):
+    out = np.zeros(len(y))
+    if flag:
+        out = [0.0] * len(y)
+    for i in range(len(y)):
+        out[i] = y[i] * 2.0
+    return out
+
 def max_drawdown(prices):
     peak = prices[0]
     worst = 0.0
@@ -293,6 +315,24 @@ def test_same_bits_max_drawdown(kernels: types.ModuleType, n: int) -> None:
     if n >= 32:
         assert vectorized(kernels, "max_drawdown", walk)
         assert type(compiled(kernels, "max_drawdown")(rising)) is float
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_same_bits_arrays_the_function_makes_by_len(kernels: types.ModuleType, n: int) -> None:
+    """`out = np.zeros(len(y))` (value_types cannot type `len(y)`: `len` may be rebound) is an
+    array of the dtype named, checked on entry (`type(out) is ndarray and out.dtype is float64
+    and out.ndim == 1`); a name bound twice is not."""
+    for dtype in (np.float64, np.float32):
+        y = special(n, dtype)
+        same(kernels, "cumulative_trapz_made", y, 0.1)
+        same(kernels, "made_float32", y)
+        same(kernels, "made_twice", y, False)
+        same(kernels, "made_twice", y, True)
+    if n >= 32:
+        assert vectorized(kernels, "cumulative_trapz_made", plain(n), 0.1)
+        assert vectorized(kernels, "made_float32", plain(n, np.float32))
+        assert not vectorized(kernels, "made_float32", plain(n))  # float64 values into float32
+        assert not vectorized(kernels, "made_twice", plain(n), False)
 
 
 def test_same_bits_on_views_and_negative_strides(kernels: types.ModuleType) -> None:

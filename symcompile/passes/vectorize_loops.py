@@ -99,7 +99,14 @@ from ..ir.rewrite import nested_bodies, unchanged_or_new, walk_expr, walk_statem
 from . import notes
 from .vectorize_build import Builder
 from .vectorize_lists import ListBuilder
-from .vectorize_recurrences import Context, element_level, iterated, recurrence, recurrence_candidate
+from .vectorize_recurrences import (
+    Context,
+    element_level,
+    iterated,
+    made_arrays,
+    recurrence,
+    recurrence_candidate,
+)
 from .vectorize_nest import (
     Count,
     EndReduce,
@@ -665,6 +672,7 @@ class _Vectorizer:
         if env is None:
             return None
         nest = Nest(stmt, [], ())
+        env = made_arrays(self.function, stmt, env, nest)  # `out = np.zeros(len(y))`, checked
         try:
             self._nest(nest, env)
             self._body(nest, env)

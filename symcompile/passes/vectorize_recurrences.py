@@ -33,8 +33,8 @@ import numpy as np
 
 from .. import ir
 from ..analysis.subscripts import Affine, AtomKey
-from ..analysis.value_types import Known
-from ..ir.names import assigned_names, fresh_name, reads
+from ..analysis.value_types import Known, TypeEnv
+from ..ir.names import assigned_names, assignment_counts, fresh_name, reads, stored_targets
 from ..ir.rewrite import walk_expr, walk_statements
 from .vectorize_nest import Final, Level, Nest, Refused, Temp
 
@@ -123,6 +123,43 @@ def iterated(context: Context) -> None:
     if isinstance(loop.iter, ir.Name) and isinstance(loop.target, ir.Name):
         element = ir.Subscript(loop.iter, ir.Name(level.var))
         _temp(loop.target.id, element, context.element(element), context)
+
+
+def made_arrays(function: ir.Function, loop: ir.For, env: TypeEnv, nest: Nest) -> TypeEnv:
+    """`env`, with the arrays the loop writes that the function made itself by a call value_types
+    cannot type (`out = np.zeros(len(y))`: `len` is a name that may be rebound) as 1-D arrays of
+    the dtype named, each checked on entry (`type(out) is ndarray and out.dtype is float64 and
+    out.ndim == 1`). Only a name bound by that one statement in the whole function."""
+    written = {target.value.id for stmt in walk_statements(loop.body)
+               for target in stored_targets(stmt)
+               if isinstance(target, ir.Subscript) and isinstance(target.value, ir.Name)}
+    counts = assignment_counts(function)
+    made: dict[str, Known] = {}
+    for stmt in walk_statements(function.body):
+        match stmt:
+            case ir.Assign((ir.Name(name),), ir.Call(ir.Const(maker), (_, *dtype), keywords)) \
+                    if maker in (np.zeros, np.empty, np.ones) and name in written and name not in env \
+                    and counts[name] == 1 and len(dtype) + len(keywords) <= 1:
+                kind = _named_dtype((*dtype, *(kw.value for kw in keywords if kw.name == "dtype")), keywords)
+                if kind is not None:
+                    made[name] = Known(ir.ArrayKind(kind, 1, None, contiguous=False))
+                    nest.entry_checks.append(ir.BoolOp("and", (
+                        ir.Compare(("is",), (ir.Call(ir.Const(type), (ir.Name(name),)), ir.Const(np.ndarray))),
+                        ir.Compare(("is",), (ir.Attribute(ir.Name(name), "dtype"), ir.Const(kind))),
+                        ir.Compare(("eq",), (ir.Attribute(ir.Name(name), "ndim"), ir.Const(1))))))
+    return {**env, **made} if made else env
+
+
+def _named_dtype(spelled: tuple[ir.Expr, ...], keywords: tuple[ir.Keyword, ...]) -> np.dtype | None:
+    """The float dtype `np.zeros(shape, dtype)` names (float64 if none), or None."""
+    values = [x.value for x in spelled if isinstance(x, ir.Const)]
+    if any(kw.name != "dtype" for kw in keywords) or len(values) != len(spelled):
+        return None
+    try:
+        kind: np.dtype = np.dtype(values[0] if values else np.float64)  # type: ignore[call-overload]
+    except (TypeError, ValueError):
+        return None
+    return kind if kind in _FLOATS else None
 
 
 def _carried(name: str, context: Context) -> bool:
