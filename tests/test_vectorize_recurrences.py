@@ -127,6 +127,14 @@ def largest(x):
             best = v
     return best
 
+def window_max(out, a, w):
+    for i in range(len(out)):
+        m = a[i]
+        for k in range(i + 1, i + w):
+            if a[k] > m:
+                m = a[k]
+        out[i] = m
+
 def int_sum(out, x):
     s = 0
     for i in range(len(x)):
@@ -394,6 +402,8 @@ LEFT_ALONE: list[tuple[str, Callable[[], tuple[object, ...]], str]] = [
      "integers (a Python int never wraps, int64 wraps in an accumulate and warns as a scalar)"),
     ("int_elements", lambda: (np.zeros(64, np.int64), np.arange(64)), "integers"),
     ("exclusive_scan", lambda: (np.zeros(64), plain(64)), "s carries a value from one iteration to the next"),
+    ("window_max", lambda: (np.zeros(64), plain(80), 16),
+     "a running maximum in a loop inside another loop: its entry check would cost every turn"),
 ]
 
 

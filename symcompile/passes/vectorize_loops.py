@@ -266,7 +266,7 @@ class _Vectorizer:
                           ", ".join(sorted(counters)))
 
     def _context(self, env: TypeEnv, nest: Nest, temps: dict[str, Known]) -> Context:
-        return Context(nest, temps, dict(env), self.bound.get(id(nest.loop), frozenset()),
+        return Context(self.function, nest, temps, dict(env), self.bound.get(id(nest.loop), frozenset()),
                        self.live.get(id(nest.loop), frozenset()), self.taken,
                        lambda expr: self._element(expr, env, nest, temps),
                        lambda expr: self._moves_with((expr,), nest, len(nest.steps)),

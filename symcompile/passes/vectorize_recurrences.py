@@ -47,6 +47,7 @@ _MIRRORED = {"gt": "lt", "ge": "le", "lt": "gt", "le": "ge"}
 class Context:
     """What the vectorizer knows at a statement of the body, as callbacks into it."""
 
+    function: ir.Function
     nest: Nest
     temps: dict[str, Known]
     env: dict[str, Known]
@@ -64,7 +65,23 @@ def recurrence(stmt: ir.Stmt, context: Context) -> str | None:
     (`running sum`), or None where it is none (the vectorizer's other rules then apply)."""
     if len(context.nest.levels) != 1 or context.nest.reduced:
         return None
-    later = context.nest.body[context.nest.body.index(stmt) + 1:] if stmt in context.nest.body else ()
+    body = context.nest.body
+    later = next((body[k + 1:] for k, each in enumerate(body) if each is stmt), ())
+    rule = _recurrence(stmt, later, context)
+    if rule is not None and _enclosed(context.function, context.nest.loop):
+        raise Refused("a {} in a loop inside another loop: its entry check would cost every turn "
+                      "of the outer loop", rule)
+    return rule
+
+
+def _enclosed(function: ir.Function, loop: ir.For) -> bool:
+    """Whether `loop` is inside another loop of `function`."""
+    return any(isinstance(outer, (ir.For, ir.While)) and outer is not loop
+               and any(inner is loop for inner in walk_statements(outer.body))
+               for outer in walk_statements(function.body))
+
+
+def _recurrence(stmt: ir.Stmt, later: tuple[ir.Stmt, ...], context: Context) -> str | None:
     match stmt:
         case ir.Assign((ir.Name(name),), value) if _carried(name, context):
             return _running_sum(name, value, later, context) or _extreme_call(name, value, later, context)
