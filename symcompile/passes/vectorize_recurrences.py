@@ -331,6 +331,11 @@ def _extreme(name: str, new: ir.Expr, op: str, later: tuple[ir.Stmt, ...], conte
     seed = _alias(name, "before", context)
     values = fresh_name(f"{name}_values", context.taken)
     _temp(values, new, kind, context)
+    if not any(reads(stmt, name) for stmt in later):  # only its last value: a maximum
+        if name in context.live:
+            _final(name, ir.Call(ir.Const(final_extreme), (ir.Name(seed), ir.Name(values), ir.Const(op))),
+                   kind, context)
+        return "maximum" if op in ("gt", "ge", "nlt") else "minimum"
     _temp(name, ir.Call(ir.Const(running_extreme), (ir.Name(seed), ir.Name(values), ir.Const(op))), kind, context)
     if name in context.live:
         _final(name, ir.Call(ir.Const(last_extreme), (ir.Name(seed), ir.Name(values), ir.Name(name),
@@ -404,15 +409,32 @@ _REPLACES: dict[str, Callable[[Any, Any], Any]] = {
 
 def running_extreme(seed: object, values: np.ndarray, op: str) -> np.ndarray:
     """The running value of `m` after each turn of `if replaces(v, m): m = v` (`op` names the
-    test: `gt` is `v > m`, `nlt` is `not m > v`, as `max(v, m)` decides)."""
+    test: `gt` is `v > m`, `nlt` is `not m > v`, as `max(v, m)` decides). `np.maximum.accumulate`
+    where it keeps those bits: no NaN (a NaN would reach the last running value) and no running
+    value a zero (it rises from above zero, say), or zeros of one sign only; else the loop."""
     every = np.empty(len(values) + 1, dtype=values.dtype)
     every[0] = seed
     every[1:] = values
-    zeros = every[every == 0]
-    if not np.isnan(every).any() and (np.signbit(zeros).all() or not np.signbit(zeros).any()):
-        # no NaN, and equal values have equal bits: every form keeps the same bits
-        ufunc = np.maximum if op in ("gt", "ge", "nlt") else np.minimum
-        return ufunc.accumulate(every, out=every)[1:]
+    rising = op in ("gt", "ge", "nlt")
+    running = (np.maximum if rising else np.minimum).accumulate(every, out=every)
+    first, last = running[0], running[-1]
+    if not np.isnan(last) and ((first > 0 or last < 0) if rising else (first < 0 or last > 0)
+                               or _zeros_of_one_sign(seed, values)):
+        return running[1:]
+    return _replayed(seed, values, op)
+
+
+def _zeros_of_one_sign(seed: object, values: np.ndarray) -> bool:
+    """Whether the zeros among the seed and the values all have one sign: equal values then
+    have equal bits, so which of them a test keeps does not matter."""
+    signs = np.signbit(values[values == 0])
+    if seed == 0:
+        signs = np.append(signs, np.signbit(seed))
+    return bool(signs.all() or not signs.any())
+
+
+def _replayed(seed: object, values: np.ndarray, op: str) -> np.ndarray:
+    """The loop's own comparisons over the computed values."""
     replaces = _REPLACES[op]
     result = np.empty(len(values), dtype=values.dtype)
     m = seed
@@ -421,6 +443,18 @@ def running_extreme(seed: object, values: np.ndarray, op: str) -> np.ndarray:
             m = new
         result[k] = m
     return result
+
+
+def final_extreme(seed: object, values: np.ndarray, op: str) -> object:
+    """`m` after the loop, where the body does not read it: the seed itself if no value passes
+    the test against it, else the largest (smallest) value, `np.max` of them where that has
+    the loop's bits (no NaN, and not a zero, whose sign would depend on which is kept)."""
+    rising = op in ("gt", "ge", "nlt")
+    top = values.max() if rising else values.min()
+    if np.isnan(top) or seed != seed or top == 0:
+        replayed = _replayed(seed, values, op)
+        return last_extreme(seed, values, replayed, op)
+    return top if _REPLACES[op](top, seed) else seed  # (no NaN: some value passes iff the top does)
 
 
 def last_extreme(seed: object, values: np.ndarray, running: np.ndarray, op: str) -> object:

@@ -2,7 +2,8 @@
 # the largest drawdown from it, read after the loop. `np.maximum.accumulate` keeps the loop's
 # bits where no value is NaN and the zeros have one sign (equal values then have equal bits);
 # otherwise `running_extreme` makes the loop's comparisons over the computed values. `worst`
-# after the loop is the seed itself (0.0, a Python float) where no drawdown replaced it.
+# after the loop, the largest drawdown (only its last value is read: `final_extreme`, an
+# `np.max`), is the seed itself (0.0, a Python float) where no drawdown replaced it.
 def max_drawdown(prices: "float64[n]"):
     peak = prices[0]
     worst = 0.0
@@ -27,9 +28,7 @@ def max_drawdown(prices: 'float64[n]'):
             dd_2 = (peak_2 - p_2) / peak_2
             worst_before_2 = worst
             worst_values_2 = dd_2
-            worst_2 = running_extreme(worst_before_2, worst_values_2, 'gt')
-            worst_last_2 = last_extreme(worst_before_2, worst_values_2,
-                worst_2, 'gt')
+            worst_last_2 = final_extreme(worst_before_2, worst_values_2, 'gt')
         if not fp_errors:
             worst = worst_last_2
             vectorized = True
