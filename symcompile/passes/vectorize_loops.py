@@ -18,6 +18,9 @@ What must hold, each checked where it runs or proven here (see docs/rules.md):
 - counting reductions: an int local increased by an int constant under element tests, and not
   otherwise touched in the loop (`if s[i - 1] < level <= s[i]: count += 1`), is increased by
   `C * int(count_nonzero(mask))` (Python ints: exact) after the array code;
+- recurrences (`vectorize_recurrences`): in one loop (over `range` or a 1-D array's elements),
+  a running sum or maximum carried from turn to turn (`s += f(x[i]); out[i] = s`, `out[i] =
+  out[i - 1] + x[i]`, `if x[i] > m: m = x[i]`) is a NumPy accumulation, which keeps its order;
 - reductions in order: loops no written index moves with (`k` of `c[i, j] += a[i, k] * b[k,
   j]`, outer, middle or inner) stay Python loops around array code over the others, when each
   written element is read and written only as itself (`c[i, j]`, never `c[i + 1, j]`): every
