@@ -401,11 +401,11 @@ def test_same_bits_a_huge_seed_into_float32(kernels: types.ModuleType) -> None:
 
 LEFT_ALONE: list[tuple[str, Callable[[], tuple[object, ...]], str]] = [
     ("int_sum", lambda: (np.zeros(64, np.int64), np.arange(64)),
-     "integers (a Python int never wraps, int64 wraps in an accumulate and warns as a scalar)"),
-    ("int_elements", lambda: (np.zeros(64, np.int64), np.arange(64)), "integers"),
+     "accumulates integers x[i]: an accumulate wraps, int64 scalars warn"),
+    ("int_elements", lambda: (np.zeros(64, np.int64), np.arange(64)), "accumulates integers"),
     ("exclusive_scan", lambda: (np.zeros(64), plain(64)), "s carries a value from one iteration to the next"),
     ("window_max", lambda: (np.zeros(64), plain(80), 16),
-     "a maximum in a loop inside another loop: its entry check would cost every turn"),
+     "a maximum in an inner loop: its entry check would cost every outer turn"),
 ]
 
 
@@ -424,7 +424,7 @@ def test_never_wrong_a_plain_seed_in_arithmetic_is_checked(kernels: types.Module
     here), and the results are the loop's either way."""
     x = plain(64, np.float32)
     same(kernels, "plain_seed_scaled", np.zeros(64, np.float32), x)
-    assert "a running value of float32 starts as a float32 scalar (a float" in str(sc.explain(compiled(kernels, "plain_seed_scaled"), np.zeros(64, np.float32), x))
+    assert "m starts as a float, not a float32 scalar (a float computed with rounds apart)" in str(sc.explain(compiled(kernels, "plain_seed_scaled"), np.zeros(64, np.float32), x))
 
 
 def test_never_wrong_a_sum_read_only_after_the_loop_stays_a_loop(kernels: types.ModuleType) -> None:

@@ -69,8 +69,7 @@ def recurrence(stmt: ir.Stmt, context: Context) -> str | None:
     later = next((body[k + 1:] for k, each in enumerate(body) if each is stmt), ())
     rule = _recurrence(stmt, later, context)
     if rule is not None and _enclosed(context.function, context.nest.loop):
-        raise Refused("a {} in a loop inside another loop: its entry check would cost every turn "
-                      "of the outer loop", rule)
+        raise Refused("a {} in an inner loop: its entry check would cost every outer turn", rule)
     return rule
 
 
@@ -237,11 +236,9 @@ def _moving_floats(term: ir.Expr, context: Context) -> Known:
     if array is None:
         raise Refused("accumulates {}, a plain number: nothing moves with the loop", term)
     if array.dtype.kind in "iub":
-        raise Refused("accumulates {}: integers (a Python int never wraps, int64 wraps in an "
-                      "accumulate and warns as a scalar) stay a loop", term)
+        raise Refused("accumulates integers {}: an accumulate wraps, int64 scalars warn", term)
     if array.dtype not in _FLOATS:
-        raise Refused("accumulates {} of {}: only float32 and float64 accumulate exactly", term,
-                      str(array.dtype))
+        raise Refused("accumulates {} of {}: only float32 and float64", term, str(array.dtype))
     if context.moving(term) != {context.nest.levels[0].var}:
         raise Refused("accumulates {}, which does not move with the loop", term)
     context.nest.may_raise_fp = True
@@ -260,10 +257,8 @@ def _seed(name: str, kind: Known, plain: bool, context: Context) -> None:
         context.nest.relied |= known.arguments
         return
     if known is not None:
-        raise Refused("{} holds {} before the loop: a running value of {} starts as a {} scalar{}",
-                      name, getattr(known.type, "__name__", str(known.type)), dtype.name, dtype.name,
-                      " or a float" if plain else " (a float multiplied or compared before any element "
-                      "replaces it computes as a float)")
+        raise Refused("{} starts as a {}, not a {} scalar{}", name, getattr(known.type, "__name__", "?"),
+                      dtype.name, " or a float" if plain else " (a float computed with rounds apart)")
     checks = tuple(ir.Compare(("is",), (ir.Call(ir.Const(type), (ir.Name(name),)), ir.Const(each)))
                    for each in allowed)
     context.nest.entry_checks.append(checks[0] if len(checks) == 1 else ir.BoolOp("or", checks))

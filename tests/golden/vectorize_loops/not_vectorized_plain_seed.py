@@ -1,7 +1,7 @@
 # MUST NOT CHANGE: a running maximum of float32 elements that starts as a Python float and is
 # multiplied before any element replaces it: `m * 3.0` computes in double precision then, not
-# as the float32 array would. The note says `m holds float before the loop: a running value of
-# float32 starts as a float32 scalar (...)`.
+# as the float32 array would. The note says `m starts as a float, not a float32 scalar (a
+# float computed with rounds apart)`.
 def scaled_peaks(out: "float32[n]", x: "float32[n]"):
     m = 0.5
     for i in range(len(x)):
