@@ -1,8 +1,9 @@
 """Exact recurrences for vectorize_loops: running sums and running maxima/minima of one loop.
 
 A support module of `passes/`, no pass: vectorize_loops asks it about each statement of a
-one-loop body before its own rules (`recurrence`), and the code it builds calls the two
-runtime helpers below. NumPy's `ufunc.accumulate` is a sequential loop (documented: "For a
+one-loop body before its own rules (`recurrence`), about loops over a 1-D array's elements
+(`element_level`, `iterated`) and arrays the function made (`made_arrays`); the code it
+builds calls the runtime helpers at the end of this module. NumPy's `ufunc.accumulate` is a sequential loop (documented: "For a
 one-dimensional array, accumulate produces results equivalent to" `t = op(t, A[i]); r[i] = t`;
 verified by bits, docs/semantics.md), so
 
@@ -15,7 +16,8 @@ verified by bits, docs/semantics.md), so
   either order) becomes `m_run = running_extreme(m, f(x[a:b]), "gt")`: `np.maximum.accumulate`
   where it gives the loop's bits (no NaN, and no zeros of both signs: equal values are then the
   same bits, so which of equal values is kept does not matter), else the loop's own comparisons
-  over the computed values.
+  over the computed values; where the body does not read `m`, only its last value is computed
+  (`final_extreme`: `np.max` of the values, or the seed where none passes the test).
 
 The accumulated values are float32 or float64 (NumPy scalars of the elements' dtype; for
 float64 the seed may be a Python float: `0.0 + float64` rounds as float64 addition); the seed's
