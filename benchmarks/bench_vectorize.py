@@ -5,7 +5,8 @@ Each kernel is a plain Python loop over `range` indexing NumPy arrays (elementwi
 2-D stencils, masks, conditional updates, outer products, pairwise distances, window scans, matrix
 products (accumulating into `c[i, j]`, or into a scalar per element), the same on Python lists
 of floats and lists of lists (converted on entry where it pays), running sums and maxima (as
-accumulations), and recurrences that must stay loops), with a hand-vectorized reference that
+accumulations), and recurrences that must stay loops; and, compiled with `fastmath=True`, maps
+of `math.exp` and sums into a scalar, checked close rather than by bits), with a hand-vectorized reference that
 computes the same floating-point operations in the same order for every element, so all three
 variants write bit-identical arrays (checked before timing, by bits). Three variants, timed
 round-robin:
@@ -22,6 +23,7 @@ hand at least 0.8x; for the loops that must stay loops, compiled at least 0.97x 
 
 from __future__ import annotations
 
+import math
 import statistics
 import traceback
 from collections.abc import Callable
@@ -432,6 +434,70 @@ def dot_hand(x, y):
     return s
 
 
+# ------------------------------------------------------------------ under fastmath
+
+def gauss(out, x):
+    for i in range(len(x)):
+        out[i] = math.exp(-x[i] * x[i])
+
+
+def gauss_hand(out, x):
+    out[:] = np.exp(-x * x)
+
+
+def sigmoid_loop(out, x):
+    for i in range(len(x)):
+        out[i] = 1.0 / (1.0 + math.exp(-x[i]))
+
+
+def sigmoid_loop_hand(out, x):
+    out[:] = 1.0 / (1.0 + np.exp(-x))
+
+
+def dot_fast(x, y):
+    s = 0.0
+    for i in range(len(x)):
+        s += x[i] * y[i]
+    return s
+
+
+def dot_fast_hand(x, y):
+    return 0.0 + np.dot(x, y)
+
+
+def norm(x):
+    s = 0.0
+    for i in range(len(x)):
+        s += x[i] * x[i]
+    return math.sqrt(s)
+
+
+def norm_hand(x):
+    return math.sqrt(0.0 + np.dot(x, x))
+
+
+def sum_of_exp(x):
+    s = 0.0
+    for i in range(len(x)):
+        s += math.exp(-x[i] * x[i])
+    return s
+
+
+def sum_of_exp_hand(x):
+    return float(0.0 + np.sum(np.exp(-x * x)))
+
+
+def matmul_fast(c, a, b):
+    for i in range(a.shape[0]):
+        for j in range(b.shape[1]):
+            for k in range(a.shape[1]):
+                c[i, j] += a[i, k] * b[k, j]
+
+
+def matmul_fast_hand(c, a, b):
+    c[:] = c + a @ b
+
+
 # ------------------------------------------------------------------ the cases
 
 @dataclass(frozen=True)
@@ -441,6 +507,7 @@ class Kernel:
     hand: Callable[..., object]
     make_args: Callable[[], tuple[object, ...]]
     vectorizable: bool = True
+    fastmath: bool = False  # compiled with fastmath=True: checked close (rtol 1e-12), not by bits
 
 
 def _rng(seed: int) -> np.random.Generator:
@@ -503,6 +570,13 @@ KERNELS: tuple[Kernel, ...] = (
            lambda: (np.full(N, 0.3), 3.7), False),
     Kernel("gauss_seidel", gauss_seidel, gauss_seidel_hand, lambda: (_grid(M // 3),), False),
     Kernel("dot", dot, dot_hand, lambda: (_vec(), _vec(seed=1)), False),
+    Kernel("gauss", gauss, gauss_hand, lambda: (np.zeros(N), _vec()), fastmath=True),
+    Kernel("sigmoid_loop", sigmoid_loop, sigmoid_loop_hand, lambda: (np.zeros(N), _vec()), fastmath=True),
+    Kernel("dot_fastmath", dot_fast, dot_fast_hand, lambda: (_vec(), _vec(seed=1)), fastmath=True),
+    Kernel("norm", norm, norm_hand, lambda: (_vec(),), fastmath=True),
+    Kernel("sum_of_exp", sum_of_exp, sum_of_exp_hand, lambda: (_vec(),), fastmath=True),
+    Kernel("matmul_fastmath", matmul_fast, matmul_fast_hand,
+           lambda: (np.zeros((40, 40)), _grid(40), _grid(40, seed=1)), fastmath=True),
 )
 
 
@@ -523,18 +597,26 @@ def _same_bits(a: object, b: object) -> bool:
     return type(a) is type(b) and (a == b or a != a and b != b)  # type: ignore[comparison-overlap]
 
 
+def _close(a: object, b: object) -> bool:
+    """Same type (and dtype, shape), values within a relative 1e-12: fastmath's promise."""
+    if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):
+        return a.dtype == b.dtype and a.shape == b.shape and bool(np.allclose(a, b, rtol=1e-12, atol=0))
+    return type(a) is type(b) and (a == b or abs(a - b) <= 1e-12 * abs(a))  # type: ignore[operator]
+
+
 def _check(kernel: Kernel, variants: dict[str, Callable[..., object]]) -> list[str]:
-    """The variants whose outputs differ from the original's, by bits."""
+    """The variants whose outputs differ from the original's, by bits (or close, fastmath)."""
     expected = _outputs(kernel, variants[ORIGINAL])
+    same = _close if kernel.fastmath else _same_bits
     return [name for name, function in variants.items()
-            if not all(map(_same_bits, expected, _outputs(kernel, function)))]
+            if not all(map(same, expected, _outputs(kernel, function)))]
 
 
 def run_kernel(kernel: Kernel, config: BenchConfig) -> tuple[float, float] | None:
     """Check and time one kernel; (compiled/original, compiled/hand) as speedups."""
     import symcompile as sc
 
-    compiled = sc.symbolic(kernel.original)
+    compiled = sc.symbolic(fastmath=kernel.fastmath)(kernel.original)
     variants = {ORIGINAL: kernel.original, COMPILED: compiled, HAND: kernel.hand}
     wrong = _check(kernel, variants)  # also compiles
     if wrong:
@@ -544,7 +626,7 @@ def run_kernel(kernel: Kernel, config: BenchConfig) -> tuple[float, float] | Non
     stats = summarize(measure(variants, config.repeats, args=args, target_ns=config.target_ns))
     vs_original = stats[ORIGINAL].median / stats[COMPILED].median
     vs_hand = stats[HAND].median / stats[COMPILED].median
-    kind = "vectorizable" if kernel.vectorizable else "stays a loop"
+    kind = "fastmath" if kernel.fastmath else "vectorizable" if kernel.vectorizable else "stays a loop"
     print(f"  {kernel.name:<24} {kind:<13} {vs_original:9.2f}x {vs_hand:9.2f}x "
           f"{stats[ORIGINAL].median / 1e3:12.1f} {stats[COMPILED].median / 1e3:12.1f} "
           f"{stats[HAND].median / 1e3:12.1f}")
@@ -570,7 +652,8 @@ def run(config: BenchConfig) -> int:
             failed = True
         else:
             results[kernel.name] = found
-    vectorizable = [results[k.name] for k in KERNELS if k.vectorizable and k.name in results]
+    vectorizable = [results[k.name] for k in KERNELS if k.vectorizable and not k.fastmath and k.name in results]
+    fast = [results[k.name] for k in KERNELS if k.fastmath and k.name in results]
     refused = [results[k.name][0] for k in KERNELS if not k.vectorizable and k.name in results]
     if vectorizable:
         over_original = statistics.median(r[0] for r in vectorizable)
@@ -580,6 +663,10 @@ def run(config: BenchConfig) -> int:
               f"{'[ok]' if over_original >= TARGET_VS_ORIGINAL else '[miss]'}), median compiled vs "
               f"hand {over_hand:.2f}x (target >= {TARGET_VS_HAND:g}x "
               f"{'[ok]' if over_hand >= TARGET_VS_HAND else '[miss]'})")
+    if fast:
+        print(f"fastmath kernels ({len(fast)}, not in the medians above): median compiled/original "
+              f"{statistics.median(r[0] for r in fast):.1f}x, compiled vs hand "
+              f"{statistics.median(r[1] for r in fast):.2f}x")
     if refused:
         worst = min(refused)
         print(f"loops that must stay loops ({len(refused)}): slowest compiled/original {worst:.2f}x "

@@ -19,6 +19,7 @@ import numpy as np
 from .. import ir
 from ..analysis.subscripts import Access, Affine, AtomKey, loop_term, to_expr
 from ..ir.names import fresh_name
+from .vectorize_math import floating_point_errors_checked
 from .vectorize_nest import Count, EndReduce, Final, Level, Nest, Path, Reduce, Refused, Temp, Write
 
 WrittenKey = tuple[str, tuple[Affine, ...]]
@@ -59,7 +60,8 @@ class Builder:
         compute, commit = self._statements()
         if self.nest.may_raise_fp:
             errors = fresh_name("fp_errors", self.taken)
-            watch = ir.For(ir.Name(errors), ir.Call(ir.Const(floating_point_errors_recorded), ()),
+            staging = floating_point_errors_checked if self.nest.array_calls else floating_point_errors_recorded
+            watch = ir.For(ir.Name(errors), ir.Call(ir.Const(staging), ()),
                            tuple(compute), (), loc)
             done = (*commit, ir.Assign((ir.Name(flag),), ir.Const(True), loc))
             vector: tuple[ir.Stmt, ...] = (watch, ir.If(ir.Op("not", (ir.Name(errors),)), done, (), loc))
