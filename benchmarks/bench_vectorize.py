@@ -4,7 +4,8 @@ array code an expert writes by hand.
 Each kernel is a plain Python loop over `range` indexing NumPy arrays (elementwise maps, 1-D and
 2-D stencils, masks, conditional updates, outer products, pairwise distances, window scans, matrix
 products (accumulating into `c[i, j]`, or into a scalar per element), the same on Python lists
-of floats and lists of lists (converted on entry where it pays), and running sums and recurrences that must stay loops; and, compiled with `fastmath=True`, maps
+of floats and lists of lists (converted on entry where it pays), running sums and maxima (as
+accumulations), and recurrences that must stay loops; and, compiled with `fastmath=True`, maps
 of `math.exp` and sums into a scalar, checked close rather than by bits), with a hand-vectorized reference that
 computes the same floating-point operations in the same order for every element, so all three
 variants write bit-identical arrays (checked before timing, by bits). Three variants, timed
@@ -390,7 +391,7 @@ def list_map_hand(out, a, b, n):
     out[:] = (np.array(a) * 2.0 + np.array(b)).tolist()
 
 
-# ------------------------------------------------------------------ loops that must stay loops
+# ------------------------------------------------------------------ recurrences as accumulations
 
 def running_sum(out, x):
     out[0] = x[0]
@@ -401,6 +402,20 @@ def running_sum(out, x):
 def running_sum_hand(out, x):
     np.cumsum(x, out=out)
 
+
+def running_max(out, x):
+    m = x[0]
+    for i in range(len(x)):
+        if x[i] > m:
+            m = x[i]
+        out[i] = m
+
+
+def running_max_hand(out, x):
+    np.maximum.accumulate(x, out=out)
+
+
+# ------------------------------------------------------------------ loops that must stay loops
 
 def logistic_orbit(z, r):
     for i in range(len(z) - 1):
@@ -565,7 +580,8 @@ KERNELS: tuple[Kernel, ...] = (
     Kernel("list_matmul", list_matmul, list_matmul_hand,
            lambda: ([[0.0] * 40 for _ in range(40)], _grid(40).tolist(), _grid(40, seed=1).tolist(), 40)),
     Kernel("list_cubic", list_cubic, list_cubic_hand, lambda: ([0.0] * N, _vec().tolist(), N)),
-    Kernel("running_sum", running_sum, running_sum_hand, lambda: (np.zeros(N), _vec()), False),
+    Kernel("running_sum", running_sum, running_sum_hand, lambda: (np.zeros(N), _vec())),
+    Kernel("running_max", running_max, running_max_hand, lambda: (np.zeros(N), _vec())),
     # converting three lists costs more than the loop: left alone (the hand rewrite is slower)
     Kernel("list_map", list_map, list_map_hand,
            lambda: ([0.0] * N, _vec().tolist(), _vec(seed=1).tolist(), N), False),

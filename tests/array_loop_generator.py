@@ -13,7 +13,10 @@ the shapes people write:
   element tests (``if a[i - 1] < s <= a[i]: count += 1``);
 * accumulations ``out[i] += ...``, matrix products ``c[i, j] += a[i, k] * b[k, j]`` in any loop
   order, accumulators ``acc = 0.0; for k ...: acc += ...; c[i, j] = acc``, and scalar sums;
-* recurrences and in-place updates that must stay loops (``out[i + 1] = out[i] * s``);
+* recurrences and in-place updates that must stay loops (``out[i + 1] = out[i] * s``), and
+  those that become accumulations: running sums (``acc += f(a[i]); out[i] = acc``,
+  ``out[i] = out[i - 1] + f(a[i])``) and running maxima/minima (``if f(a[i]) > acc: acc = ...``,
+  ``acc = max(acc, f(a[i]))``, over ``for v in a`` too);
 * indices that go out of range (offsets past the end, a bound parameter larger than the array);
 * the same on Python lists of floats and lists of lists (`c[i][j] += a[i][k] * b[k][j]`), with
   items that are no float (ints, bools, NumPy scalars, a float subclass, None), rows shared by
@@ -232,6 +235,35 @@ def _sum_1d(r: random.Random) -> tuple[str, str]:
              f"    for i in {_range_1d(r)}:", f"        acc += {_expression(r, leaves)}",
              "    return acc"]
     return "sum_1d", "\n".join(lines)
+
+
+def _recurrence_1d(r: random.Random) -> tuple[str, str]:
+    """Running sums and running maxima/minima (vectorize_recurrences): `acc += f(a[i])`, `acc =
+    f(a[i]) + acc`, `out[i] = out[i - 1] + f(a[i])`, `if f(a[i]) > acc: acc = f(a[i])`, `acc =
+    max(acc, f(a[i]))`, over indices or the elements (`for v in a`), the running value stored
+    or computed with, and sometimes returned."""
+    element = "v" if r.random() < 0.2 else "a[i]"
+    leaves = [element, element, "b[i]" if element == "a[i]" else "v", "s", "2.0", "0.5"]
+    value = _expression(r, leaves, r.choice((0, 1, 1, 2)))
+    header = "    for v in a:" if element == "v" else f"    for i in {_range_1d(r)}:"
+    if element == "a[i]" and r.random() < 0.2:
+        lines = ["def main(out, a, b, s, m):", "    n = len(a)", f"    for i in range(1, {r.choice(('n', 'len(out)', 'm'))}):",
+                 f"        out[i] = {r.choice((f'out[i - 1] + {value}', f'{value} + out[i - 1]'))}"]
+        return "recurrence_1d", "\n".join(lines)
+    start = r.choice(("0.0", "-0.0", "s", "a[0]", "np.inf", "-np.inf", "0", "np.float32(0.5)"))
+    operator = r.choice(("<", ">", "<=", ">="))
+    update = r.choice((f"acc += {value}", f"acc = acc + {value}", f"acc = {value} + acc", f"acc -= {value}",
+                       f"if {value} {operator} acc:\n            acc = {value}",
+                       f"if acc {operator} {value}:\n            acc = {value}",
+                       f"acc = {r.choice(('max', 'min'))}(acc, {value})",
+                       f"acc = {r.choice(('max', 'min'))}({value}, acc)"))
+    lines = ["def main(out, a, b, s, m):", "    n = len(a)", f"    acc = {start}", header, f"        {update}"]
+    if element == "a[i]":
+        lines.append(r.choice(("        out[i] = acc", "        out[i] = acc * 2.0", "        out[i] = acc - a[i]",
+                               "        t = acc * s\n        out[i] = t", "        out[i] = acc")))
+    if element == "v" or r.random() < 0.4:
+        lines.append("    return acc")
+    return "recurrence_1d", "\n".join(lines)
 
 
 def _stencil_2d(r: random.Random) -> tuple[str, str]:
@@ -503,14 +535,16 @@ def _calls_list_map(r: random.Random) -> str:
 
 
 CALLS = {"list_matmul": _calls_list_matmul, "list_stencil": _calls_list_stencil, "list_map": _calls_list_map,
-         "map_1d": _calls_1d, "sum_1d": _calls_1d, "branches_1d": _calls_1d, "in_place_1d": _calls_1d, "stencil_2d": _calls_2d,
+         "map_1d": _calls_1d, "sum_1d": _calls_1d, "recurrence_1d": _calls_1d, "branches_1d": _calls_1d, "in_place_1d": _calls_1d, "stencil_2d": _calls_2d,
          "matmul": _calls_matmul, "accumulator": _calls_matmul}
 
 
 def generate(seed: int, calls: int = 4) -> LoopProgram:
     r = random.Random(f"array-loops:{seed}")
-    # one seed in 7 an if/elif chain or a counter (the others draw as before it was added)
-    family, function = (_branches_1d if seed % 7 == 3 else r.choice(FAMILIES))(r)
+    # one seed in 7 an if/elif chain or a counter, one in 11 a recurrence (the others draw
+    # as before those were added)
+    chosen = _branches_1d if seed % 7 == 3 else _recurrence_1d if seed % 11 == 5 else r.choice(FAMILIES)
+    family, function = chosen(r)
     source = f"import numpy as np\n\n\n{function}\n"
     return LoopProgram(family, source, [CALLS[family](r) for _ in range(calls)])
 

@@ -21,7 +21,7 @@ from ..analysis.subscripts import Access, Affine, AtomKey, loop_term, to_expr
 from ..ir.names import fresh_name
 from ..ir.rewrite import statement_expressions, walk_expr
 from .vectorize_math import floating_point_errors_checked
-from .vectorize_nest import Count, EndReduce, Level, Nest, Path, Reduce, Refused, Temp, Write
+from .vectorize_nest import Count, EndReduce, Final, Level, Nest, Path, Reduce, Refused, Temp, Write
 
 WrittenKey = tuple[str, tuple[Affine, ...]]
 # below these counts the loop runs (measured: the array code's fixed cost, about 4 µs, is ~30
@@ -110,6 +110,8 @@ class Builder:
                 compute.append(self._temp(step))
             elif isinstance(step, Count):
                 commit.append(self._count(step, self._where(step.mask, masks, compute, step.loc)))
+            elif isinstance(step, Final):
+                commit.append(ir.Assign((ir.Name(step.name),), ir.Name(self.temps[step.temp]), self.nest.loop.loc))
             else:
                 value = self._cast(step, self._value(step, masks, compute))
                 mask = step.mask
@@ -394,6 +396,7 @@ class Builder:
             checks.append(ir.Compare(("is",), (ir.Call(ir.Const(type), (ir.Name(name),)), ir.Const(int))))
         for name, (least, most) in sorted(self.nest.int_ranges.items()):
             checks.append(ir.Compare(("le", "le"), (ir.Const(least), ir.Name(name), ir.Const(most))))
+        checks += self.nest.entry_checks
         pays = self._pays()
         checks += pays
         for level in self.nest.levels if not pays or len(self.nest.levels) > 1 else ():

@@ -18,6 +18,9 @@ What must hold, each checked where it runs or proven here (see docs/rules.md):
 - counting reductions: an int local increased by an int constant under element tests, and not
   otherwise touched in the loop (`if s[i - 1] < level <= s[i]: count += 1`), is increased by
   `C * int(count_nonzero(mask))` (Python ints: exact) after the array code;
+- recurrences (`vectorize_recurrences`): in one loop (over `range` or a 1-D array's elements),
+  a running sum or maximum carried from turn to turn (`s += f(x[i]); out[i] = s`, `out[i] =
+  out[i - 1] + x[i]`, `if x[i] > m: m = x[i]`) is a NumPy accumulation, which keeps its order;
 - reductions in order: loops no written index moves with (`k` of `c[i, j] += a[i, k] * b[k,
   j]`, outer, middle or inner) stay Python loops around array code over the others, when each
   written element is read and written only as itself (`c[i, j]`, never `c[i + 1, j]`): every
@@ -104,6 +107,14 @@ from .vectorize_build import Builder
 from .vectorize_lists import ListBuilder
 from .vectorize_math import FUNCTIONS, array_function, function_name, ufunc_name
 from .vectorize_reductions import ProductBuilder, ReductionBuilder, is_dot, matmul_operands, summed, sums_elements
+from .vectorize_recurrences import (
+    Context,
+    element_level,
+    iterated,
+    made_arrays,
+    recurrence,
+    recurrence_candidate,
+)
 from .vectorize_nest import (
     Count,
     EndReduce,
@@ -177,6 +188,8 @@ class _Vectorizer:
 
     def _level(self, stmt: ir.For, env: TypeEnv, nest: Nest) -> Level:
         var = _loop_var(stmt)
+        if not nest.levels and (over := element_level(stmt, dict(env), nest, self.taken)) is not None:
+            return over
         match stmt.iter:
             case ir.Call(func, args, ()) if 1 <= len(args) <= 3 and self._builtin(func, builtins.range, nest):
                 pass
@@ -237,7 +250,11 @@ class _Vectorizer:
             self._total(nest, env, *total)
             return
         temps: dict[str, Known] = {}
+        iterated(self._context(env, nest, temps))  # `for p in prices`: `p = prices[k]`
         for stmt in nest.body:
+            if (rule := recurrence(stmt, self._context(env, nest, temps))) is not None:
+                nest.recurrences.append(rule)
+                continue
             match stmt:
                 case ir.Assign((ir.Name(name),), value) if self._local(name, nest):
                     self._temp(name, value, env, nest, temps)
@@ -261,6 +278,14 @@ class _Vectorizer:
         if counters and (nest.reduced or counters & nest.temp_names):
             raise Refused("counts into {} in a loop that also accumulates or assigns it",
                           ", ".join(sorted(counters)))
+
+    def _context(self, env: TypeEnv, nest: Nest, temps: dict[str, Known]) -> Context:
+        return Context(self.function, nest, temps, dict(env), self.bound.get(id(nest.loop), frozenset()),
+                       self.live.get(id(nest.loop), frozenset()), self.taken,
+                       lambda expr: self._element(expr, env, nest, temps),
+                       lambda expr: self._moves_with((expr,), nest, len(nest.steps)),
+                       lambda expr, value: self._builtin(expr, value, nest),
+                       lambda target, value, loc: self._write(target, value, env, nest, temps, loc))
 
     def _total(self, nest: Nest, env: TypeEnv, name: str, sign: int, term: ir.Expr, loc: ir.Loc) -> None:
         """`s += a[i] * b[i]` as the whole body: `s` a float or int before the loop, the terms
@@ -405,8 +430,8 @@ class _Vectorizer:
         movings = {tuple(term[0] for term in (loop_term(form, positions) for form in write.access.index) if term)
                    for write in nest.writes()}
         vector = tuple(level.var for level in nest.vector_levels())
-        if not movings and nest.counts():
-            return  # only counts: every loop is an array axis (each count's tests move with all)
+        if not movings and (nest.counts() or nest.finals()):
+            return  # only counts (or recurrences' final values): every loop is an array axis (each count's tests move with all)
         if len(movings) != 1:
             raise Refused("the writes do not all move with the same loops")
         moving = movings.pop()
@@ -704,6 +729,7 @@ class _Vectorizer:
         if env is None:
             return None
         nest = Nest(stmt, [], ())
+        env = made_arrays(self.function, stmt, env, nest)  # `out = np.zeros(len(y))`, checked
         try:
             self._nest(nest, env)
             self._body(nest, env)
@@ -758,7 +784,7 @@ class _Vectorizer:
         live = self.live.get(id(nest.loop), frozenset())
         names = [level.var for level in nest.levels] + sorted(nest.temp_names)
         for name in names:
-            if name in live:
+            if name in live and name not in {final.name for final in nest.finals()}:
                 raise Refused("{} is read after the loop", name)
 
 
@@ -776,6 +802,8 @@ def _rule_name(nest: Nest) -> str:
     names = list(dict.fromkeys(nest.inexact))  # (at most two named: a note is one short line)
     listed = ", ".join(names[:2]) + (f" and {len(names) - 2} more" if len(names) > 2 else "")
     fastmath = f" with {listed} (fastmath: may differ in the last bit)" if names else ""
+    if nest.recurrences:
+        return ", ".join(dict.fromkeys(nest.recurrences)) + fastmath
     if nest.total:
         loops = f" over {len(nest.levels)} loops" if len(nest.levels) > 1 else ""
         return f"sum into {nest.total.name}{loops}{fastmath}"
@@ -854,7 +882,7 @@ def _candidate(loop: ir.For) -> bool:
             stmt.targets if isinstance(stmt, ir.Assign) else (stmt.target,)))
         or isinstance(stmt, ir.If) and any(_counted(inner) is not None for inner in stmt.body + stmt.orelse)
         for stmt in walk_statements(loop.body)) or sums_elements(loop)) \
-        and isinstance(loop.iter, ir.Call)
+        and isinstance(loop.iter, ir.Call) or recurrence_candidate(loop)
 
 
 def vectorize_loops(function: ir.Function) -> ir.Function:

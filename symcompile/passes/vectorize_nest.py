@@ -88,6 +88,15 @@ class Temp:
 
 
 @dataclass(frozen=True)
+class Final:
+    """`name = temp` once the array code is committed: a recurrence's value after the loop
+    (vectorize_recurrences), computed as the temp `temp` with the others."""
+
+    name: str
+    temp: str
+
+
+@dataclass(frozen=True)
 class Total:
     """`name += term` (`sign` -1 for `-=`) as the nest's whole body: a sum reordered under
     fastmath (`vectorize_reductions`)."""
@@ -110,7 +119,7 @@ class EndReduce:
     pass
 
 
-Step = Temp | Write | Count | Reduce | EndReduce
+Step = Temp | Write | Count | Final | Reduce | EndReduce
 
 
 @dataclass
@@ -146,6 +155,8 @@ class Nest:
     sized_lists: set[str] = field(default_factory=set)
     total: Total | None = None  # the whole body sums into a scalar (under fastmath)
     turn_cost: float = 0.0  # ns a turn of the innermost loop costs (cost model): for lists
+    entry_checks: list[ir.Expr] = field(default_factory=list)  # more for the guard (a seed's type)
+    recurrences: list[str] = field(default_factory=list)  # `running sum`: vectorize_recurrences
 
     def positions(self) -> dict[str, int]:
         return {level.var: position for position, level in enumerate(self.levels)}
@@ -161,6 +172,9 @@ class Nest:
 
     def counts(self) -> list[Count]:
         return [step for step in self.steps if isinstance(step, Count)]
+
+    def finals(self) -> list[Final]:
+        return [step for step in self.steps if isinstance(step, Final)]
 
 
 def list_modes(nest: Nest) -> dict[str, str]:
