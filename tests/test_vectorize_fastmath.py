@@ -408,3 +408,17 @@ def test_never_slower_few_terms_run_the_loop(kernels: types.ModuleType) -> None:
     fewer known at compile time refuse)."""
     source = sc.source(fast(kernels, "dot"), RNG.standard_normal(200), RNG.standard_normal(200))
     assert "128 <= len(a)" in source
+
+
+def test_close_reordered_sums_and_products_run_as_arrays(kernels: types.ModuleType) -> None:
+    """Under the default error state the reordered sum and product are what runs, not only
+    what is generated: `reordered_dot` and `reordered_matmul` read the caller's underflow
+    mode, which the staging must keep visible (they once ran inside a staging recording every
+    kind, saw underflow not ignored and fell back to the loop on every call)."""
+    a, b = RNG.standard_normal(1000), RNG.standard_normal(1000)
+    assert fast(kernels, "dot")(a, b) == 0.0 + np.dot(a, b) != kernels.dot(a, b)
+    c, left, right = RNG.standard_normal((20, 30)), RNG.standard_normal((20, 40)), RNG.standard_normal((40, 30))
+    looped, reordered = c.copy(), c.copy()
+    kernels.matmul(looped, left, right)
+    fast(kernels, "matmul")(reordered, left, right)
+    assert np.array_equal(reordered, c + left @ right) and not np.array_equal(reordered, looped)

@@ -12,7 +12,7 @@ named once before the loop (`c_new = c[0:n, 0:m]`, never changed in place) and s
 from __future__ import annotations
 
 from itertools import pairwise
-from typing import Iterator
+from typing import Callable, Iterator
 
 import numpy as np
 
@@ -52,6 +52,17 @@ def floating_point_errors_recorded() -> Iterator[list[str]]:
         seen[:] = [kind for kind in seen if modes.get(_ERROR_MODES.get(kind, ""), "raise") != "ignore"]
 
 
+
+def staging(nest: Nest) -> Callable[[], Iterator[list[str]]]:
+    """How a nest's arrays are watched: `floating_point_errors_recorded`, or
+    `vectorize_math.floating_point_errors_checked` where `math` functions are computed (they
+    raise whatever the error state says) or a sum is reordered (`reordered_dot` and
+    `reordered_matmul` read the caller's underflow mode, which the other keeps visible only
+    in this one: it records everything, so inside it nothing reads as ignored)."""
+    return floating_point_errors_checked if nest.array_calls or nest.inexact \
+        else floating_point_errors_recorded
+
+
 class Builder:
     """The guarded array code for a nest the vectorizer accepted."""
 
@@ -74,8 +85,7 @@ class Builder:
         compute, commit = self._statements()
         if self.nest.may_raise_fp:
             errors = fresh_name("fp_errors", self.taken)
-            staging = floating_point_errors_checked if self.nest.array_calls else floating_point_errors_recorded
-            watch = ir.For(ir.Name(errors), ir.Call(ir.Const(staging), ()),
+            watch = ir.For(ir.Name(errors), ir.Call(ir.Const(staging(self.nest)), ()),
                            tuple(compute), (), loc)
             done = (*commit, ir.Assign((ir.Name(flag),), ir.Const(True), loc))
             vector: tuple[ir.Stmt, ...] = (watch, ir.If(ir.Op("not", (ir.Name(errors),)), done, (), loc))

@@ -29,7 +29,7 @@ Example::
     s = 0.0
     vectorized = False
     if range is range_2 and len is len_2 and 128 <= len(a) and len(a) - 1 < b.shape[0]:
-        for fp_errors in floating_point_errors_recorded():
+        for fp_errors in floating_point_errors_checked():
             s_new = reordered_dot(s, a[0:len(a)], b[0:len(a)], 1)
         if not fp_errors and s_new is not None:
             s = s_new
@@ -49,8 +49,7 @@ import numpy as np
 from .. import ir
 from ..analysis.subscripts import Access, loop_term, to_expr
 from ..ir.names import fresh_name
-from .vectorize_build import Builder, floating_point_errors_recorded
-from .vectorize_math import floating_point_errors_checked
+from .vectorize_build import Builder, staging
 from .vectorize_nest import Nest, Refused, Total
 
 # below these the loop runs (measured, minimum of repeats: a reordered sum's fixed cost, about
@@ -222,8 +221,7 @@ class ReductionBuilder(Builder):
         errors = fresh_name("fp_errors", self.taken)
         result = fresh_name(f"{total.name}_new", self.taken)
         value = self._reduced(total)
-        staging = floating_point_errors_checked if nest.array_calls else floating_point_errors_recorded
-        watch = ir.For(ir.Name(errors), ir.Call(ir.Const(staging), ()),
+        watch = ir.For(ir.Name(errors), ir.Call(ir.Const(staging(nest)), ()),
                        (ir.Assign((ir.Name(result),), value, loc),), (), loc)
         taken = ir.BoolOp("and", (ir.Op("not", (ir.Name(errors),)),
                                   ir.Compare(("isnot",), (ir.Name(result), ir.Const(None)))))

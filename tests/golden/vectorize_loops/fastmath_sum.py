@@ -15,7 +15,7 @@ def dot(a: 'float64[n]', b: 'float64[n]'):
     s = 0.0
     vectorized = False
     if range is range_2 and len is len_2 and 128 <= len(a):
-        for fp_errors in floating_point_errors_recorded():
+        for fp_errors in floating_point_errors_checked():
             s_new = reordered_dot(s, a[0:len(a)], b[0:len(a)], 1)
         if not fp_errors and s_new is not None:
             s = s_new
