@@ -194,9 +194,9 @@ def _method_test(test: ir.Expr, receivers: dict[str, type], function: ir.Functio
                  names: dict[str, object] | None = None,
                  ) -> tuple[str, str, types.FunctionType] | None:
     """The receiver, method and function of a method check (`type(a) is Matrix and
-    Matrix.__getitem__ is getitem`) of a receiver, the method being the class's own; the
-    global names it reads (`type`, `Matrix`, `getitem` where written so) go into `names`
-    with their values, to be tested before the loop."""
+    getattr(Matrix, '__getitem__', None) is getitem`) of a receiver, the method being the
+    class's own; the global names it reads (`type`, `getattr`, `Matrix`, `getitem` where
+    written so) go into `names` with their values, to be tested before the loop."""
     def value(expr: ir.Expr) -> object:
         match expr:
             case ir.Const(constant):
@@ -211,9 +211,11 @@ def _method_test(test: ir.Expr, receivers: dict[str, type], function: ir.Functio
     match test:
         case ir.BoolOp("and", (
                 ir.Compare(("is",), (ir.Call(exact, (ir.Name(owner),), ()), cls_read)),
-                ir.Compare(("is",), (ir.Attribute(same_read, method), function_read)))):
+                ir.Compare(("is",), (ir.Call(lookup, (same_read, ir.Const(str() as method),
+                                                      ir.Const(None)), ()), function_read)))):
             cls, same, found = value(cls_read), value(same_read), value(function_read)
-            if value(exact) is type and cls is same and receivers.get(owner) is cls \
+            if value(exact) is type and value(lookup) is getattr and cls is same \
+                    and receivers.get(owner) is cls \
                     and isinstance(found, types.FunctionType) and isinstance(cls, type) \
                     and cls.__dict__.get(method) is found:
                 assert isinstance(found, types.FunctionType)
