@@ -9,10 +9,12 @@ calls on the type, never on the instance: `m[i, j]` runs the first `__getitem__`
 `type(m).__mro__` (no `__getattr__`, `__getattribute__` or instance attribute takes part).
 Where that is a plain Python function it can be inlined; anything else (a builtin base's slot,
 a `staticmethod`, a callable object) is called as written. Code the compiler cannot see may
-assign `m.__class__` or rebind `Matrix.__getitem__` at any time, so the inlined body sits
-behind `method_check`, made where Python looks the method up:
-`type(m) is Matrix and Matrix.__getitem__ is getitem` (a class whose metaclass is `type`, so
-reading the attribute runs no code of the program's).
+assign `m.__class__`, rebind `Matrix.__getitem__` or delete it at any time, so the inlined
+body sits behind `method_check`, made where Python looks the method up:
+`type(m) is Matrix and getattr(Matrix, '__getitem__', None) is getitem`. The class's
+metaclass is `type`, so the lookup is that of `Matrix.__mro__`'s dicts, as Python's for the
+operation, and finds a function as it is; a method deleted gives None, where `Matrix.__getitem__`
+would raise AttributeError (the operation as written raises the TypeError Python raises).
 """
 
 from __future__ import annotations
@@ -79,10 +81,12 @@ def resolved_method(cls: object, name: str) -> tuple[types.FunctionType | None, 
 
 def method_check(receiver: ir.Expr, cls: type, name: str, function: types.FunctionType,
                  *more: ir.Expr) -> ir.Expr:
-    """`type(m) is Matrix and Matrix.__getitem__ is getitem`: that the operation on `receiver`
-    still calls `function` (see `ir.names.falls_back`, which recognizes this test)."""
+    """`type(m) is Matrix and getattr(Matrix, '__getitem__', None) is getitem`: that the
+    operation on `receiver` still calls `function`; false, never raising, where the method is
+    rebound or deleted (see `ir.names.falls_back`, which recognizes this test)."""
     exact = ir.Compare(("is",), (ir.Call(ir.Const(type), (receiver,), ()), ir.Const(cls)))
-    same = ir.Compare(("is",), (ir.Attribute(ir.Const(cls), name), ir.Const(function)))
+    lookup = ir.Call(ir.Const(getattr), (ir.Const(cls), ir.Const(name), ir.Const(None)), ())
+    same = ir.Compare(("is",), (lookup, ir.Const(function)))
     return ir.BoolOp("and", (exact, same, *more))
 
 

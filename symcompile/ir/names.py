@@ -541,7 +541,8 @@ WHOLE_CALL_STATEMENTS = (ir.Assign, ir.AugAssign, ir.ExprStmt, ir.Return)
 def falls_back(test: ir.Expr, call: ir.Expr) -> bool:
     """Whether `call` calls the name `test` checks (`add is add_2`; in generated code compiled
     again, `add_2` is a name too), or is the subscript of the receiver a method check tests
-    (`m[i, j]` behind `type(m) is Matrix and Matrix.__getitem__ is getitem`)."""
+    (`m[i, j]` behind `type(m) is Matrix and getattr(Matrix, '__getitem__', None) is
+    getitem`)."""
     return isinstance(test, ir.Compare) and test.ops == ("is",) \
         and isinstance(test.operands[0], ir.Name) \
         and isinstance(test.operands[1], (ir.Const, ir.Name)) \
@@ -561,11 +562,14 @@ def _method_fallback(test: ir.Expr, operation: ir.Expr) -> bool:
 
 def _method_tested(test: ir.Expr) -> tuple[ir.Expr, str] | None:
     """The receiver and the method a method check tests (`m` and `__getitem__` in `type(m) is
-    Matrix and Matrix.__getitem__ is getitem`, see analysis.methods.method_check), or None."""
+    Matrix and getattr(Matrix, '__getitem__', None) is getitem`, see
+    analysis.methods.method_check), or None."""
     match test:
-        case ir.BoolOp("and", (ir.Compare(("is",), (ir.Call(ir.Const(exact), (receiver,)), _)),
-                               ir.Compare(("is",), (ir.Attribute(_, method), _)), *_)) \
-                if exact is type:
+        case ir.BoolOp("and", (
+                ir.Compare(("is",), (ir.Call(ir.Const(exact), (receiver,)), _)),
+                ir.Compare(("is",), (ir.Call(ir.Const(lookup), (_, ir.Const(str() as method),
+                                                                ir.Const(None))), _)), *_)) \
+                if exact is type and lookup is getattr:
             return receiver, method
     return None
 

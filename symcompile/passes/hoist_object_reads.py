@@ -2,13 +2,13 @@
 attributes once, and tests its inlined methods once, before it.
 
 inline_calls inlines `a[i, j]` on a `Matrix` as `a.data[i * a.cols + j]` behind a test made
-where the subscript runs (`type(a) is Matrix and Matrix.__getitem__ is getitem`), because code
-the compiler cannot see may change the class or `a.data` at any time. Where the loop runs no
-such code, none can: every operand in it is exactly an int or a float (or None, which the
-passes release a local with), every list it indexes a list of them, so its `+ - * / // %`,
-comparisons, subscripts and stores run no code of anyone's (they may raise, where the loop
-as written raises). The loop is then copied with the
-method tests dropped and each `a.attr` read once into a local before it:
+where the subscript runs (`type(a) is Matrix and getattr(Matrix, '__getitem__', None) is
+getitem`), because code the compiler cannot see may change the class or `a.data` at any
+time. Where the loop runs no such code, none can: every operand in it is exactly an int or a
+float (or None, which the passes release a local with), every list it indexes a list of them,
+so its `+ - * / // %`, comparisons, subscripts and stores run no code of anyone's (they may
+raise, where the loop as written raises). The loop is then copied with the method tests
+dropped and each `a.attr` read once into a local before it:
 
     ok = False
     if type(a) is Matrix and <Matrix's own dict as compiled> and type(a.__dict__) is dict:
@@ -47,7 +47,7 @@ Example::
         s = 0.0
         for i in range(n):
             s += (a.data[i * a.cols + i] if type(a) is Matrix
-                  and Matrix.__getitem__ is getitem else a[i, i])
+                  and getattr(Matrix, '__getitem__', None) is getitem else a[i, i])
         return s
     # --- after hoist_object_reads ---
     def trace(a: Matrix, n):
@@ -62,12 +62,12 @@ Example::
             ) is dict_2:
             a_cols = a.__dict__.get('cols')
             a_data = a.__dict__.get('data')
-            if (Matrix is Matrix_2 and getitem is getitem_2 and range is
-                range_2 and type is type_2 and (type_2(a_cols) is float or 
-                type_2(a_cols) is int) and type_2(a_data) is list and (type_2(n
-                ) is float or type_2(n) is int) and (type_2(s) is float or 
-                type_2(s) is int) and len(a_data) <= 1 * (n if type_2(n) is int
-                 else 1)):
+            if (Matrix is Matrix_2 and getattr is getattr_2 and getitem is
+                getitem_2 and range is range_2 and type is type_2 and (type_2(
+                a_cols) is float or type_2(a_cols) is int) and type_2(a_data) is
+                list and (type_2(n) is float or type_2(n) is int) and (type_2(s
+                ) is float or type_2(s) is int) and len(a_data) <= 1 * (n if 
+                type_2(n) is int else 1)):
                 ok = True
                 for t_v in a_data:
                     if not (type_2(t_v) is float or type_2(t_v) is int):
@@ -78,8 +78,8 @@ Example::
                 s += a_data[i * a_cols + i]
         else:
             for i in range(n):
-                s += a.data[i * a.cols + i] if type(a
-                    ) is Matrix and Matrix.__getitem__ is getitem else a[i, i]
+                s += a.data[i * a.cols + i] if type(a) is Matrix and getattr(Matrix
+                    , '__getitem__', None) is getitem else a[i, i]
         return s
 """
 
@@ -194,9 +194,9 @@ def _method_test(test: ir.Expr, receivers: dict[str, type], function: ir.Functio
                  names: dict[str, object] | None = None,
                  ) -> tuple[str, str, types.FunctionType] | None:
     """The receiver, method and function of a method check (`type(a) is Matrix and
-    Matrix.__getitem__ is getitem`) of a receiver, the method being the class's own; the
-    global names it reads (`type`, `Matrix`, `getitem` where written so) go into `names`
-    with their values, to be tested before the loop."""
+    getattr(Matrix, '__getitem__', None) is getitem`) of a receiver, the method being the
+    class's own; the global names it reads (`type`, `getattr`, `Matrix`, `getitem` where
+    written so) go into `names` with their values, to be tested before the loop."""
     def value(expr: ir.Expr) -> object:
         match expr:
             case ir.Const(constant):
@@ -211,9 +211,11 @@ def _method_test(test: ir.Expr, receivers: dict[str, type], function: ir.Functio
     match test:
         case ir.BoolOp("and", (
                 ir.Compare(("is",), (ir.Call(exact, (ir.Name(owner),), ()), cls_read)),
-                ir.Compare(("is",), (ir.Attribute(same_read, method), function_read)))):
+                ir.Compare(("is",), (ir.Call(lookup, (same_read, ir.Const(str() as method),
+                                                      ir.Const(None)), ()), function_read)))):
             cls, same, found = value(cls_read), value(same_read), value(function_read)
-            if value(exact) is type and cls is same and receivers.get(owner) is cls \
+            if value(exact) is type and value(lookup) is getattr and cls is same \
+                    and receivers.get(owner) is cls \
                     and isinstance(found, types.FunctionType) and isinstance(cls, type) \
                     and cls.__dict__.get(method) is found:
                 assert isinstance(found, types.FunctionType)

@@ -28,10 +28,10 @@ def f(a: Matrix, n, log):
     total = 0.0
     for i in range(n):
         for j in range(n):
-            total += a.data[i * a.cols + j] if type(a
-                ) is Matrix_2 and Matrix_2.__getitem__ is getitem else a[i, j]
+            total += a.data[i * a.cols + j] if type(a) is Matrix_2 and getattr(
+                Matrix_2, '__getitem__', None) is getitem else a[i, j]
             log(total)
     for i in range(n):
-        total += (a.data[i * a.cols + i] if type(a) is Matrix_2 and 
-            Matrix_2.__getitem__ is getitem else a[i, i]) * SCALE[0]
+        total += (a.data[i * a.cols + i] if type(a) is Matrix_2 and getattr
+            (Matrix_2, '__getitem__', None) is getitem else a[i, i]) * SCALE[0]
     return total

@@ -53,5 +53,6 @@ def f(a: Matrix, n):
         for i in range(n):
             for j in range(n):
                 total += (a.data[i * a.cols + j] if type(a) is Matrix_2 and
-                    Matrix_2.__getitem__ is getitem else a[i, j]) * 0.5
+                    getattr(Matrix_2, '__getitem__', None) is getitem else
+                    a[i, j]) * 0.5
     return total

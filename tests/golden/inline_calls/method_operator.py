@@ -27,7 +27,7 @@ def f(a: Vec2, b: Vec2, k: float):
     return c, d.y, a - b
 # --- after inline_calls ---
 def f(a: Vec2, b: Vec2, k: float):
-    c = (a.x + b.x, a.y + b.y) if type(a
-        ) is Vec2_2 and Vec2_2.__add__ is add and type(b) is Vec2_2 else a + b
+    c = (a.x + b.x, a.y + b.y) if type(a) is Vec2_2 and getattr(Vec2_2,
+        '__add__', None) is add and type(b) is Vec2_2 else a + b
     d = a * k
     return c, d.y, a - b

@@ -17,7 +17,8 @@ def f(m: Matrix, i, j, v):
     m[j, i] = v * 2.0
 # --- after inline_calls ---
 def f(m: Matrix, i, j, v):
-    if type(m) is Matrix_2 and Matrix_2.__setitem__ is setitem:
+    if type(m) is Matrix_2 and getattr(Matrix_2, '__setitem__', None
+        ) is setitem:
         setitem_self = m
         setitem_i = i
         setitem_j = j
@@ -27,7 +28,8 @@ def f(m: Matrix, i, j, v):
     else:
         m[i, j] = v
     t = v * 2.0
-    if type(m) is Matrix_2 and Matrix_2.__setitem__ is setitem:
+    if type(m) is Matrix_2 and getattr(Matrix_2, '__setitem__', None
+        ) is setitem:
         setitem_self_2 = m
         setitem_i_2 = j
         setitem_j_2 = i

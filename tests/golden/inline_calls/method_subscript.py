@@ -16,5 +16,5 @@ def f(m: Matrix, i, j):
     return m[i, j] + 1.0
 # --- after inline_calls ---
 def f(m: Matrix, i, j):
-    return (m.data[i * m.cols + j] if type(m) is Matrix_2 and Matrix_2.
-        __getitem__ is getitem else m[i, j]) + 1.0
+    return (m.data[i * m.cols + j] if type(m) is Matrix_2 and getattr(
+        Matrix_2, '__getitem__', None) is getitem else m[i, j]) + 1.0
