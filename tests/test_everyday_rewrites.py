@@ -29,6 +29,10 @@ def centred(z):
     return d / d.max()
 
 
+def standardize(x):
+    return (x - x.mean()) / x.std()
+
+
 def by_axis(z):
     e = np.exp(z)
     return e / np.sum(e, axis=0)
@@ -47,6 +51,7 @@ def _call(function: object, *args: ir.Expr) -> ir.Expr:
     ("float64", np.max, np.float64), ("float64", np.sum, np.float64),
     ("float32", np.sum, np.float32), ("int8", np.sum, np.int64), ("int8", np.max, np.int8),
     ("bool", np.max, np.bool_), ("int32", np.mean, np.float64), ("complex128", np.prod, np.complex128),
+    ("complex64", np.std, np.float32), ("int8", np.var, np.float64),
 ])
 def test_never_wrong_reduction_types_are_numpys(dtype: str, function: object, expected: type) -> None:
     known = type_of(_call(function, ir.Name("a")), {"a": _array(dtype)})
@@ -69,6 +74,7 @@ def test_never_slower_softmax_computes_in_place(make_module: Callable[[str], typ
     assert "exp(e, out=e)" in source and "e /= sum(e)" in source
     centred = sc.source(sc.symbolic(module.centred), z)
     assert "d /= d.max()" in centred
+    assert "t /= x.std()" in sc.source(sc.symbolic(module.standardize), z)
 
 
 @pytest.mark.parametrize("make", [
@@ -84,7 +90,7 @@ def test_never_slower_softmax_computes_in_place(make_module: Callable[[str], typ
     lambda: np.random.default_rng(5).normal(size=20)[::2],
     lambda: [1.0, 2.0],
 ])
-@pytest.mark.parametrize("name", ["softmax", "centred", "by_axis"])
+@pytest.mark.parametrize("name", ["softmax", "centred", "standardize", "by_axis"])
 def test_never_wrong_reductions_then_in_place(make_module: Callable[[str], types.ModuleType],
                                               make: Callable[[], object], name: str) -> None:
     module = make_module(REDUCTIONS)

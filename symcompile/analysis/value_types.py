@@ -54,9 +54,12 @@ _FLOAT_FUNCTIONS = frozenset({
 # NumPy's whole-array reductions (no axis): the NumPy scalar each gives depends on the array's
 # dtype only (`np.sum` of a float64 array is an np.float64, of an int8 array an np.int64;
 # `np.max` of an empty array raises), so it is found by reducing a one-element array
-REDUCTIONS: frozenset[Callable[..., object]] = frozenset({np.sum, np.prod, np.max, np.min, np.amax, np.amin, np.mean})
+REDUCTIONS: frozenset[Callable[..., object]] = frozenset({
+    np.sum, np.prod, np.max, np.min, np.amax, np.amin, np.mean, np.std, np.var})
 # the same reductions as methods of an array (`a.sum()`)
-REDUCING_METHODS: dict[str, Callable[..., object]] = {"sum": np.sum, "prod": np.prod, "max": np.max, "min": np.min, "mean": np.mean}
+REDUCING_METHODS: dict[str, Callable[..., object]] = {
+    "sum": np.sum, "prod": np.prod, "max": np.max, "min": np.min, "mean": np.mean, "std": np.std,
+    "var": np.var}
 # the ufunc a comparison applies when an operand is an array
 COMPARISON_UFUNCS: dict[str, np.ufunc] = {
     "lt": np.less, "le": np.less_equal, "gt": np.greater, "ge": np.greater_equal,
