@@ -99,3 +99,111 @@ def test_never_wrong_reductions_then_in_place(make_module: Callable[[str], types
     with np.errstate(all="ignore"):
         for _ in range(3):
             assert_equivalent(original, compiled, (make(),))
+
+
+RECURRENCES = '''
+import numpy as np
+
+
+def thomas(lower, diag, upper, rhs):
+    n = len(diag)
+    c = np.zeros(n)
+    d = np.zeros(n)
+    c[0] = upper[0] / diag[0]
+    d[0] = rhs[0] / diag[0]
+    for i in range(1, n):
+        m = diag[i] - lower[i] * c[i - 1]
+        c[i] = upper[i] / m
+        d[i] = (rhs[i] - lower[i] * d[i - 1]) / m
+    x = np.zeros(n)
+    x[n - 1] = d[n - 1]
+    for i in range(n - 2, -1, -1):
+        x[i] = d[i] - c[i] * x[i + 1]
+    return x
+
+
+def into(a, out, n):
+    for i in range(1, n):
+        w = out[i - 1] * 0.5 - 3
+        out[i] = a[i] / w + 2 * a[i - 1]
+    return out
+'''
+
+
+def _system(n: int, seed: int = 0) -> tuple[np.ndarray, ...]:
+    rng = np.random.default_rng(seed)
+    return (rng.uniform(-1, 0, n), rng.uniform(4, 5, n), rng.uniform(-1, 0, n),
+            rng.standard_normal(n))
+
+
+def test_never_slower_thomas_runs_on_python_floats(make_module: Callable[[str], types.ModuleType]) -> None:
+    module = make_module(RECURRENCES)
+    source = sc.source(sc.symbolic(module.thomas), *_system(100))
+    assert source.count(".tolist()") == 6 and "c_item = float(c[0])" in source
+    assert "x_item = t_" in source and "m - m != 0.0 or m == 0.0" in source
+
+
+def _with(values: dict[int, float], arrays: tuple[np.ndarray, ...], which: int) -> tuple[np.ndarray, ...]:
+    changed = [array.copy() for array in arrays]
+    for at, value in values.items():
+        changed[which][at] = value
+    return tuple(changed)
+
+
+THOMAS_INPUTS: list[Callable[[], tuple[object, ...]]] = [
+    lambda: _system(100),
+    lambda: _system(64, 1),
+    lambda: _system(63, 2),  # too short: the loop as written
+    lambda: _with({50: 0.0}, (*_system(100),), 1),  # m == 0 after the first sweep's turn 50
+    lambda: _with({30: 1e300}, (*_system(100),), 0),  # lower * c overflows
+    lambda: _with({40: np.inf}, (*_system(100),), 3),
+    lambda: _with({40: np.nan}, (*_system(100),), 2),
+    lambda: _with({0: 0.0}, (*_system(100),), 1),  # diag[0] == 0 before the loop
+    lambda: (*_system(100)[:3], _system(99)[3]),  # rhs shorter: IndexError
+    lambda: tuple(a.astype(np.float32) for a in _system(100)),
+    lambda: tuple(a.tolist() for a in _system(100)),
+    lambda: tuple(a.reshape(10, 10) for a in _system(100)),
+    lambda: (lambda s: (s[0], s[1], s[0], s[3]))(_system(100)),  # lower is upper
+    lambda: tuple(a[::2] for a in _system(200)),
+]
+
+
+@pytest.mark.parametrize("settings", [{}, {"all": "ignore"}, {"all": "raise", "under": "ignore"},
+                                      {"under": "warn"}])
+@pytest.mark.parametrize("make", THOMAS_INPUTS)
+def test_never_wrong_thomas_sweeps(make_module: Callable[[str], types.ModuleType],
+                                   make: Callable[[], tuple[object, ...]], settings: dict[str, str]) -> None:
+    module = make_module(RECURRENCES)
+    compiled = sc.symbolic(module.thomas)
+    with np.errstate(**settings):  # type: ignore[arg-type]
+        for _ in range(3):
+            assert_equivalent(module.thomas, compiled, make())
+
+
+INTO_INPUTS: list[Callable[[], tuple[object, ...]]] = [
+    lambda: (np.linspace(1.0, 2.0, 100), np.ones(100), 100),
+    lambda: (np.linspace(1.0, 2.0, 100), np.full(100, 6.0), 100),  # w == 0: a warning, half stored
+    lambda: (np.linspace(1.0, 2.0, 100), np.full(100, 1e308), 100),
+    # the division overflows in turn 1: the original warns (or raises, under seterr) before it
+    # stores out[1]; the copy stored inf there, and must put out back as it was
+    lambda: (np.array([1.0, 1e300, *np.linspace(1.0, 2.0, 98)]), np.full(100, 6.0000000001), 100),
+    lambda: (np.linspace(1.0, 2.0, 100), np.ones(100), 101),  # out of range
+    lambda: (np.linspace(1.0, 2.0, 100), np.ones(100), 1),  # an empty range
+    lambda: (np.linspace(1.0, 2.0, 100), np.ones(100), True),
+    lambda: (np.linspace(1.0, 2.0, 100), np.ones(100), np.int64(100)),
+    lambda: (lambda a: (a, a, 100))(np.linspace(1.0, 2.0, 100)),  # out is a
+    lambda: (lambda a: (a[1:], a[:-1], 99))(np.linspace(1.0, 2.0, 100)),  # overlapping views
+]
+
+
+@pytest.mark.parametrize("settings", [{}, {"all": "raise", "under": "ignore"}])
+@pytest.mark.parametrize("make", INTO_INPUTS)
+def test_never_wrong_recurrence_into_an_argument(make_module: Callable[[str], types.ModuleType],
+                                                 make: Callable[[], tuple[object, ...]],
+                                                 settings: dict[str, str]) -> None:
+    module = make_module(RECURRENCES)
+    compiled = sc.symbolic(module.into)
+    assert "out_item" in sc.source(compiled, np.ones(100), np.ones(100), 100)
+    with np.errstate(**settings):  # type: ignore[arg-type]
+        for _ in range(3):
+            assert_equivalent(module.into, compiled, make())

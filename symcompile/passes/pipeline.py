@@ -34,6 +34,7 @@ from .hoist_loop_invariants import hoist_loop_invariants
 from .inline_calls import inline_calls
 from .inline_map_filter import inline_map_filter
 from .inline_reduce import inline_reduce
+from .iterate_array_recurrences import iterate_array_recurrences
 from .iterate_lists import iterate_lists
 from .propagate import propagate
 from .simplify_algebra import simplify_algebra
@@ -89,6 +90,9 @@ PASSES: tuple[Pass, ...] = (
     # then run the loops left over float64 arrays over their Python floats: it keeps the loop
     # as written beside the copy, which the passes in the rounds would rewrite again and again
     iterate_lists,
+    # then run the loops that fill a float64 array from its earlier items on Python floats,
+    # keeping the loop as written beside the copy (RUN_LAST, as iterate_lists)
+    iterate_array_recurrences,
     # then (RUN_LAST too) read the items of private lists a loop cannot change once, before
     # it: it keeps the loop as written beside the copy, whose reads the rounds would hoist
     # again and again
@@ -107,7 +111,8 @@ PASSES: tuple[Pass, ...] = (
 WEIGH_SPECIALIZATIONS = True
 
 # Passes that run once, after the others have reached their fixed point.
-RUN_LAST: frozenset[Pass] = frozenset({vectorize_loops, iterate_lists, hoist_list_items,
+RUN_LAST: frozenset[Pass] = frozenset({vectorize_loops, iterate_lists, iterate_array_recurrences,
+                                     hoist_list_items,
                                      eliminate_temporaries, use_cheaper_numpy_calls})
 
 # The pipeline stops after this many rounds even if it has not settled (a chain of 30 nested

@@ -1,0 +1,408 @@
+"""iterate_array_recurrences: run a loop that fills an array from the items before it (the
+Thomas algorithm's sweeps) on Python floats, the item just stored kept in a local.
+
+`for i in range(1, n): c[i] = u[i] / (b[i] - a[i] * c[i - 1])` over float64 arrays computes on
+NumPy scalars: each `a[i]` makes one, and each operation on them costs several times what it
+costs on Python floats. For float64, `+ - * /` give the same bits on both (one IEEE operation
+each, rounded to nearest), so the loop can read the arrays it only reads from their
+`.tolist()`, and the item it stored the turn before (`c[i - 1]`) from a local that holds it.
+The values differ only in what surrounds them, and each difference is handled:
+
+* stores: storing a float or a float64 scalar into a float64 array stores the same bits. Each
+  turn stores one item of each array it stores into, at the loop's index, and reads no item of
+  it but the one it stored last (the turn before, or earlier in the turn). No array the loop
+  reads shares memory with one it stores into (`may_share_memory`, tested), so the lists the
+  loop reads hold what the arrays would;
+* exceptions and warnings: a float raises ZeroDivisionError where a NumPy scalar warns and
+  gives an infinity, and NumPy warns where an operation overflows or is invalid (`inf - inf`).
+  So every local the turn assigns is tested where it is assigned: a divisor must be finite and
+  not 0, any other local finite (`m - m != 0.0` for an infinity or a NaN); and every array
+  stored into is all finite at the end (`isfinite(c).all()`). `+ - *` and a numerator give an
+  infinite or NaN result for an infinite or NaN operand, so a value that overflowed on the way
+  (or a NaN) shows in a value tested. Where a test fails, the arrays stored into are put back
+  as they were (copied before the loop) and the loop as written runs, warning or raising as
+  the original does. Underflow warns only under `numpy.seterr(under=...)`, which is tested
+  where the loop starts;
+* types: the locals the loop assigns are floats, not NumPy scalars, after it: none of them is
+  read after the loop. Every value is a float: an int constant (below 2**53, exact as a float)
+  only beside a float.
+
+The loop is a `for` over `range` with a step of 1 or -1 whose bounds are names and ints by
+`+ -`, its body assignments of locals and stores into arrays at the index, each value made
+of number constants, the locals assigned before it in the turn and items of arrays at the
+index plus a constant, by `+ - * /` (a divisor is a local or a constant). What the copy needs
+is tested where the loop starts: every array an `ndarray` of dtype float64 and one dimension
+(the first of `MIN_ELEMENTS` items or more: the copies cost a little), no array stored into
+sharing memory with another array of the loop, `range` the builtin, the bounds ints, the range
+not empty, every index in range (so reading a list raises nothing the array would not), and
+underflow ignored. Otherwise the loop as written runs.
+
+Runs once, last (`pipeline.RUN_LAST`): the structure it makes is final.
+
+Example::
+
+    def f(a, b, c, n):
+        for i in range(1, n):
+            m = b[i] - a[i] * c[i - 1]
+            c[i] = a[i] / m
+        return c
+    # --- after iterate_array_recurrences ---
+    def f(a, b, c, n):
+        t = (type(b) is ndarray and len(b) >= 64 and b.dtype is float64dtype and
+            b.ndim == 1 and type(a) is ndarray and a.dtype is float64dtype and
+            a.ndim == 1 and type(c) is ndarray and c.dtype is float64dtype and
+            c.ndim == 1 and not may_share_memory(c, b) and not may_share_memory(c, a)
+            and range is range_2 and type(n) is int and 1 < n and n - 1 < len(b)
+            and n - 1 < len(a) and n - 1 < len(c) and geterr()['under'] == 'ignore')
+        if t:
+            c_before = c.copy()
+            t_3 = b.tolist()
+            t_4 = a.tolist()
+            c_item = float(c[0])
+            t_2 = False
+            for i in range(1, n):
+                m = t_3[i] - t_4[i] * c_item
+                if m - m != 0.0 or m == 0.0:
+                    t_2 = True
+                    break
+                c_item = t_4[i] / m
+                c[i] = c_item
+            t = not t_2 and isfinite(c).all()
+            if not t:
+                copyto(c, c_before)
+        if not t:
+            for i in range(1, n):
+                m = b[i] - a[i] * c[i - 1]
+                c[i] = a[i] / m
+        return c
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .. import ir
+from ..ir.names import (
+    all_names,
+    bound_on_entry,
+    fresh_name,
+    introspects,
+    live_after,
+    opaque_nodes,
+    untracked_names,
+)
+from ..ir.rewrite import (
+    copy_statements,
+    nested_bodies,
+    unchanged_or_new,
+    walk_statements,
+    with_bodies,
+)
+from . import notes
+
+RULE = "iterate recurrence"
+#: arrays shorter than this run the loop as written (the copies and the tests would cost more)
+MIN_ELEMENTS = 64
+_OPERATIONS = frozenset({"add", "sub", "mul", "truediv"})
+_EXACT_INT = 2 ** 53  # an int constant below this converts to a float exactly
+# statements of opaque code that may catch an exception of the loop
+_HANDLERS = (ast.Try, ast.With, ast.AsyncWith, *((ast.TryStar,) if hasattr(ast, "TryStar") else ()))
+_FLOAT64 = np.dtype(np.float64)
+
+
+@dataclass
+class _Shape:
+    """A loop the rewrite takes: its index, range and step, the arrays it only reads (with the
+    offsets from the index it reads them at), the arrays it stores into (with whether a turn
+    reads the item the turn before stored), its locals and which of them divide."""
+
+    index: str
+    start: ir.Expr
+    stop: ir.Expr
+    step: int
+    inputs: dict[str, set[int]] = field(default_factory=dict)
+    stored: dict[str, bool] = field(default_factory=dict)
+    assigned: list[str] = field(default_factory=list)
+    divisors: set[str] = field(default_factory=set)
+
+
+class _Refused(Exception):
+    """The loop does not take the rewrite (the message says why)."""
+
+
+def _int_expr(expr: ir.Expr, names: set[str]) -> bool:
+    """Whether `expr` is int constants and names (collected in `names`) by `+` and `-`."""
+    match expr:
+        case ir.Const(value):
+            return type(value) is int
+        case ir.Name(name):
+            names.add(name)
+            return True
+        case ir.Op("add" | "sub", (left, right)):
+            return _int_expr(left, names) and _int_expr(right, names)
+    return False
+
+
+def _folded(expr: ir.Expr) -> ir.Expr:
+    """`-1` as the constant it is (the front end makes it a negation of 1)."""
+    match expr:
+        case ir.Op("neg", (ir.Const(int() as value),)) if type(value) is int:
+            return ir.Const(-value)
+    return expr
+
+
+def _offset(index: ir.Expr, name: str) -> int | None:
+    """k for an index `name + k` or `name - k` (0 for `name` itself), else None."""
+    match index:
+        case ir.Name(found) if found == name:
+            return 0
+        case ir.Op("add" | "sub" as op, (ir.Name(found), ir.Const(int() as k))) if found == name:
+            return k if op == "add" else -k
+    return None
+
+
+def _plus(expr: ir.Expr, k: int) -> ir.Expr:
+    if isinstance(expr, ir.Const) and isinstance(value := expr.value, int):
+        return ir.Const(value + k)
+    match expr:  # `n - 2 + 1` as `n - 1`
+        case ir.Op("add" | "sub" as op, (left, ir.Const(int() as offset))):
+            return _plus(left, (offset if op == "add" else -offset) + k)
+    return expr if k == 0 else ir.Op("add" if k > 0 else "sub", (expr, ir.Const(abs(k))))
+
+
+def _is(left: ir.Expr, right: object) -> ir.Compare:
+    return ir.Compare(("is",), (left, ir.Const(right)))
+
+
+def _type(expr: ir.Expr) -> ir.Expr:
+    return ir.Call(ir.Const(type), (expr,))
+
+
+class _Recurrences:
+    def __init__(self, function: ir.Function) -> None:
+        self.function = function
+        self.untracked = untracked_names(function)
+        self.live = live_after(function)
+        self.taken = all_names(function)
+        self.bound = bound_on_entry(function)
+
+    def shape(self, loop: ir.For) -> _Shape:
+        match loop:
+            case ir.For(ir.Name(index), ir.Call(rng, args, ()), body, ()) \
+                    if 1 <= len(args) <= 3 and _ranges(rng):
+                pass
+            case _:
+                raise _Refused("it is no loop over a range")
+        args = tuple(_folded(arg) for arg in args)
+        step = 1
+        if len(args) == 3:
+            given = args[2].value if isinstance(args[2], ir.Const) else None
+            if type(given) is not int or given not in (1, -1):
+                raise _Refused("its step is not 1 or -1")
+            step = given
+        start, stop = (ir.Const(0), args[0]) if len(args) == 1 else (args[0], args[1])
+        bounds: set[str] = set()
+        if not _int_expr(start, bounds) or not _int_expr(stop, bounds):
+            raise _Refused("its range is not of names and ints")
+        shape = _Shape(index, start, stop, step)
+        stored = {target.value.id for stmt in body if isinstance(stmt, ir.Assign)
+                  for target in stmt.targets if isinstance(target, ir.Subscript)
+                  and isinstance(target.value, ir.Name)}
+        if not stored:
+            raise _Refused("it stores into no array")
+        done: set[str] = set()
+        for stmt in body:
+            match stmt:
+                case ir.Assign((ir.Name(name),), value) if name not in shape.assigned \
+                        and name not in stored and name != index and name not in self.untracked \
+                        and self._value(value, shape, stored, done):
+                    shape.assigned.append(name)
+                case ir.Assign((ir.Subscript(ir.Name(array), ir.Name(at)),), value) \
+                        if at == index and array not in done and self._value(value, shape, stored, done):
+                    shape.stored.setdefault(array, False)
+                    done.add(array)
+                case _:
+                    raise _Refused("its body does more than assign locals and store items")
+        if any(isinstance(least, ir.Const) and isinstance(least.value, int) and least.value < 0
+               for least, _ in _extents(shape).values()):
+            raise _Refused("it reads an item before the first")
+        written = set(shape.assigned) | {index}
+        if written & (bounds | set(shape.inputs) | stored):
+            raise _Refused("it assigns a name its range or an array's")
+        if set(shape.assigned) & self.live.get(id(loop), frozenset()):
+            raise _Refused("a local it assigns is read after it")
+        if not set(shape.inputs) | stored | bounds <= self.bound.get(id(loop), frozenset()) \
+                or (set(shape.inputs) | stored) & self.untracked:
+            raise _Refused("an array it reads or a bound of its range may be unbound")
+        return shape
+
+    def _value(self, expr: ir.Expr, shape: _Shape, stored: set[str], done: set[str]) -> bool:
+        """Check one value a turn computes, noting the arrays it reads and its divisors; whether
+        it is a float (else an int constant, exact as a float)."""
+        match expr:
+            case ir.Const(value) if type(value) is float and np.isfinite(value):
+                return True
+            case ir.Const(value) if type(value) is int and abs(value) < _EXACT_INT:
+                return False
+            case ir.Name(name) if name in shape.assigned:
+                return True
+            case ir.Subscript(ir.Name(array), index) if (k := _offset(index, shape.index)) is not None:
+                if array in stored:
+                    if array in done and k == 0 or array not in done and k == -shape.step:
+                        shape.stored[array] = shape.stored.get(array, False) or k != 0
+                        return True
+                    raise _Refused(f"it reads an item of {array} other than the one stored last")
+                shape.inputs.setdefault(array, set()).add(k)
+                return True
+            case ir.Op(op, (left, right)) if op in _OPERATIONS:
+                floats = self._value(left, shape, stored, done) + self._value(right, shape, stored, done)
+                if op == "truediv":
+                    match right:
+                        case ir.Name(name):
+                            shape.divisors.add(name)
+                        case ir.Const(value) if value != 0:
+                            pass
+                        case _:
+                            raise _Refused("it divides by a value that is no local or constant")
+                if floats:
+                    return True
+            case ir.Op("neg" | "pos", (operand,)) if self._value(operand, shape, stored, done):
+                return True
+        raise _Refused("it computes more than + - * / on numbers and array items")
+
+    def gate(self, shape: _Shape) -> ir.Expr:
+        """The test for running the copy, the cheapest first."""
+        arrays = [*shape.inputs, *shape.stored]
+        first = ir.Name(arrays[0])
+        tests: list[ir.Expr] = [
+            _is(_type(first), np.ndarray),
+            ir.Compare(("ge",), (ir.Call(ir.Const(len), (first,)), ir.Const(MIN_ELEMENTS)))]
+        for name in arrays:
+            array = ir.Name(name)
+            if name != arrays[0]:
+                tests.append(_is(_type(array), np.ndarray))
+            tests += [_is(ir.Attribute(array, "dtype"), _FLOAT64),
+                      ir.Compare(("eq",), (ir.Attribute(array, "ndim"), ir.Const(1)))]
+        for written in shape.stored:  # no array shares memory with one stored into
+            tests += [ir.Op("not", (ir.Call(ir.Const(np.may_share_memory), (ir.Name(written), ir.Name(other))),))
+                      for other in arrays[arrays.index(written) + 1:]]
+            tests += [ir.Op("not", (ir.Call(ir.Const(np.may_share_memory), (ir.Name(written), ir.Name(other))),))
+                      for other in shape.inputs]
+        tests.append(_is(ir.Name("range"), range))
+        bounds: set[str] = set()
+        _int_expr(shape.start, bounds)
+        _int_expr(shape.stop, bounds)
+        tests += [_is(_type(ir.Name(name)), int) for name in sorted(bounds)]
+        tests.append(ir.Compare(("lt",) if shape.step == 1 else ("gt",), (shape.start, shape.stop)))
+        for name, (least, greatest) in _extents(shape).items():
+            if not isinstance(least, ir.Const):
+                tests.append(ir.Compare(("le",), (ir.Const(0), least)))
+            tests.append(ir.Compare(("lt",), (greatest, ir.Call(ir.Const(len), (ir.Name(name),)))))
+        tests.append(ir.Compare(("eq",), (ir.Subscript(ir.Call(ir.Const(np.geterr), ()), ir.Const("under")),
+                                          ir.Const("ignore"))))
+        return ir.BoolOp("and", tuple(tests))
+
+    def rewritten(self, loop: ir.For, shape: _Shape) -> tuple[ir.Stmt, ...]:
+        loc = loop.loc
+        ok, failed = (ir.Name(fresh_name("t", self.taken)) for _ in range(2))
+        lists = {name: ir.Name(fresh_name("t", self.taken)) for name in shape.inputs}
+        saved = {name: ir.Name(fresh_name(f"{name}_before", self.taken)) for name in shape.stored}
+        items = {name: ir.Name(fresh_name(f"{name}_item", self.taken)) for name in shape.stored}
+
+        def read(expr: ir.Expr) -> ir.Expr:
+            match expr:
+                case ir.Subscript(ir.Name(array)) if array in items:
+                    return items[array]
+                case ir.Subscript(ir.Name(array), index) if array in lists:
+                    return ir.Subscript(lists[array], index)
+                case ir.Op(op, operands):
+                    return ir.Op(op, tuple(read(operand) for operand in operands))
+            return expr
+
+        bail = (ir.Assign((failed,), ir.Const(True), loc), ir.Break(loc))
+        body: list[ir.Stmt] = []
+        for stmt in loop.body:
+            assert isinstance(stmt, ir.Assign)
+            target, value = stmt.targets[0], read(stmt.value)
+            if isinstance(target, ir.Name):
+                body.append(ir.Assign((target,), value, loc))
+                test: ir.Expr = ir.Compare(("ne",), (ir.Op("sub", (target, target)), ir.Const(0.0)))
+                if target.id in shape.divisors:
+                    test = ir.BoolOp("or", (test, ir.Compare(("eq",), (target, ir.Const(0.0)))))
+                body.append(ir.If(test, bail, (), loc))
+            else:
+                assert isinstance(target, ir.Subscript) and isinstance(target.value, ir.Name)
+                item = items[target.value.id]
+                body += [ir.Assign((item,), value, loc), ir.Assign((target,), item, loc)]
+        checks: list[ir.Expr] = [ir.Op("not", (failed,))] if shape.assigned else []
+        checks += [ir.Call(ir.Attribute(ir.Call(ir.Const(np.isfinite), (ir.Name(name),)), "all"), ())
+                   for name in shape.stored]
+        restored: tuple[ir.Stmt, ...] = tuple(
+            ir.ExprStmt(ir.Call(ir.Const(np.copyto), (ir.Name(name), copy)), loc) for name, copy in saved.items())
+        fast: tuple[ir.Stmt, ...] = (*(ir.Assign((copy,), ir.Call(ir.Attribute(ir.Name(name), "copy"), ()), loc)
+                  for name, copy in saved.items()),
+                *(ir.Assign((temp,), ir.Call(ir.Attribute(ir.Name(name), "tolist"), ()), loc)
+                  for name, temp in lists.items()),
+                *(ir.Assign((items[name],), ir.Call(ir.Const(float), (
+                    ir.Subscript(ir.Name(name), _plus(shape.start, -shape.step)),)), loc)
+                  for name, back in shape.stored.items() if back),
+                *([ir.Assign((failed,), ir.Const(False), loc)] if shape.assigned else []),
+                ir.For(loop.target, loop.iter, tuple(body), (), loc),
+                ir.Assign((ok,), ir.BoolOp("and", tuple(checks)) if len(checks) > 1 else checks[0], loc),
+                ir.If(ir.Op("not", (ok,)), restored, (), loc))
+        return (ir.Assign((ok,), self.gate(shape), loc), ir.If(ok, fast, (), loc),
+                ir.If(ir.Op("not", (ok,)), copy_statements((loop,)), (), loc))
+
+    def loop(self, loop: ir.For) -> tuple[ir.Stmt, ...]:
+        try:
+            shape = self.shape(loop)
+        except _Refused as refused:
+            if any(isinstance(stmt, ir.Assign) and isinstance(stmt.targets[0], ir.Subscript)
+                   for stmt in loop.body) and isinstance(loop.iter, ir.Call) and _ranges(loop.iter.func):
+                notes.missed(RULE, "not run on Python floats: {}", str(refused), loc=loop.loc)
+            return (loop,)
+        notes.changed(RULE, "run on Python floats, the items stored into {} kept in locals",
+                      ", ".join(shape.stored), loc=loop.loc)
+        return self.rewritten(loop, shape)
+
+    def block(self, body: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
+        result: list[ir.Stmt] = []
+        for stmt in body:
+            rewritten = self.loop(stmt) if isinstance(stmt, ir.For) else (stmt,)
+            if rewritten != (stmt,):
+                result += rewritten
+                continue
+            bodies = nested_bodies(stmt)
+            if bodies:
+                stmt = with_bodies(stmt, self.block(bodies[0]), self.block(bodies[1]))
+            result.append(stmt)
+        return unchanged_or_new(body, result)
+
+
+def _extents(shape: _Shape) -> dict[str, tuple[ir.Expr, ir.Expr]]:
+    """The least and the greatest index the loop reads or stores in each array (the item a
+    turn reads the turn before stored, the first turn reads where the loop starts)."""
+    low, high = (shape.start, _plus(shape.stop, -1)) if shape.step == 1 else \
+        (_plus(shape.stop, 1), shape.start)
+    offsets = {**shape.inputs, **{name: {0, -shape.step} if back else {0}
+                                  for name, back in shape.stored.items()}}
+    return {name: (_plus(low, min(found)), _plus(high, max(found))) for name, found in offsets.items()}
+
+
+def _ranges(func: ir.Expr) -> bool:
+    """Whether `func` is `range` (bound, or by its name: tested where the loop starts)."""
+    return isinstance(func, ir.Const) and func.value is range or \
+        isinstance(func, ir.Name) and func.id == "range"
+
+
+def iterate_array_recurrences(function: ir.Function) -> ir.Function:
+    """Run loops that fill private float64 arrays from their earlier items on Python floats."""
+    if introspects(function) or not any(isinstance(stmt, ir.For) for stmt in walk_statements(function.body)) \
+            or any(isinstance(node, _HANDLERS) for top in opaque_nodes(function) for node in ast.walk(top)):
+        return function
+    recurrences = _Recurrences(function)
+    body = recurrences.block(function.body)
+    return function if body is function.body else function.with_body(body)
