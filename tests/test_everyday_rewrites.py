@@ -5,6 +5,7 @@ aliasing) on the inputs where the rule fires and where it must not."""
 from __future__ import annotations
 
 import types
+import warnings
 from typing import Callable
 
 import numpy as np
@@ -207,3 +208,19 @@ def test_never_wrong_recurrence_into_an_argument(make_module: Callable[[str], ty
     with np.errstate(**settings):  # type: ignore[arg-type]
         for _ in range(3):
             assert_equivalent(module.into, compiled, make())
+
+
+def test_never_wrong_recurrence_into_a_read_only_array(make_module: Callable[[str], types.ModuleType]) -> None:
+    """The original warns of the overflow in turn 1, then raises storing into it."""
+    module = make_module(RECURRENCES)
+    compiled = sc.symbolic(module.into)
+    compiled(np.ones(100), np.ones(100), 100)
+    seen = []
+    for function in (module.into, compiled):
+        out = np.full(100, 6.0000000001)
+        out.flags.writeable = False
+        with warnings.catch_warnings(record=True) as caught, pytest.raises(ValueError) as raised:
+            warnings.simplefilter("always")
+            function(np.array([1.0, 1e300, *np.linspace(1.0, 2.0, 98)]), out, 100)
+        seen.append(([str(w.message) for w in caught], str(raised.value)))
+    assert seen[0] == seen[1] and seen[0][0] == ["overflow encountered in scalar divide"]

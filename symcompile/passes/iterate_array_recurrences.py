@@ -32,7 +32,8 @@ The loop is a `for` over `range` with a step of 1 or -1 whose bounds are names a
 of number constants, the locals assigned before it in the turn and items of arrays at the
 index plus a constant, by `+ - * /` (a divisor is a local or a constant). What the copy needs
 is tested where the loop starts: every array an `ndarray` of dtype float64 and one dimension
-(the first of `MIN_ELEMENTS` items or more: the copies cost a little), no array stored into
+(the first of `MIN_ELEMENTS` items or more: the copies cost a little), those stored into
+writeable, no array stored into
 sharing memory with another array of the loop, `range` the builtin, the bounds ints, the range
 not empty, every index in range (so reading a list raises nothing the array would not), and
 underflow ignored. Otherwise the loop as written runs.
@@ -51,8 +52,8 @@ Example::
         t = (type(b) is ndarray and len(b) >= 64 and b.dtype is float64dtype and
             b.ndim == 1 and type(a) is ndarray and a.dtype is float64dtype and
             a.ndim == 1 and type(c) is ndarray and c.dtype is float64dtype and
-            c.ndim == 1 and not may_share_memory(c, b) and not may_share_memory(c, a)
-            and range is range_2 and type(n) is int and 1 < n and n - 1 < len(b)
+            c.ndim == 1 and c.flags.writeable and not may_share_memory(c, b) and
+            not may_share_memory(c, a) and range is range_2 and type(n) is int and 1 < n and n - 1 < len(b)
             and n - 1 < len(a) and n - 1 < len(c) and geterr()['under'] == 'ignore')
         if t:
             c_before = c.copy()
@@ -286,6 +287,7 @@ class _Recurrences:
                 tests.append(_is(_type(array), np.ndarray))
             tests += [_is(ir.Attribute(array, "dtype"), _FLOAT64),
                       ir.Compare(("eq",), (ir.Attribute(array, "ndim"), ir.Const(1)))]
+        tests += [ir.Attribute(ir.Attribute(ir.Name(name), "flags"), "writeable") for name in shape.stored]
         for written in shape.stored:  # no array shares memory with one stored into
             tests += [ir.Op("not", (ir.Call(ir.Const(np.may_share_memory), (ir.Name(written), ir.Name(other))),))
                       for other in arrays[arrays.index(written) + 1:]]

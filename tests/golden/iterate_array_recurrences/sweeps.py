@@ -31,8 +31,9 @@ def f(lower, diag, upper, rhs, n):
         type(rhs) is ndarray and rhs.dtype is float64dtype and rhs.ndim == 
         1 and type(c) is ndarray and c.dtype is float64dtype and c.ndim == 
         1 and type(d) is ndarray and d.dtype is float64dtype and d.ndim == 
-        1 and not may_share_memory(c, d) and not may_share_memory(c, diag) and
-        not may_share_memory(c, lower) and not may_share_memory(c, upper) and
+        1 and c.flags.writeable and d.flags.writeable and not
+        may_share_memory(c, d) and not may_share_memory(c, diag) and not
+        may_share_memory(c, lower) and not may_share_memory(c, upper) and 
         not may_share_memory(c, rhs) and not may_share_memory(d, diag) and 
         not may_share_memory(d, lower) and not may_share_memory(d, upper) and
         not may_share_memory(d, rhs) and range is range_2 and type(n) is
@@ -72,10 +73,10 @@ def f(lower, diag, upper, rhs, n):
     t_7 = (type(d) is ndarray and len(d) >= 64 and d.dtype is float64dtype and
         d.ndim == 1 and type(c) is ndarray and c.dtype is float64dtype and 
         c.ndim == 1 and type(x) is ndarray and x.dtype is float64dtype and 
-        x.ndim == 1 and not may_share_memory(x, d) and not may_share_memory
-        (x, c) and range is range_2 and type(n) is int and n - 2 > -1 and n -
-        2 < len(d) and n - 2 < len(c) and n - 1 < len(x) and geterr()[
-        'under'] == 'ignore')
+        x.ndim == 1 and x.flags.writeable and not may_share_memory(x, d) and
+        not may_share_memory(x, c) and range is range_2 and type(n) is int and
+        n - 2 > -1 and n - 2 < len(d) and n - 2 < len(c) and n - 1 < len(x) and
+        geterr()['under'] == 'ignore')
     if t_7:
         x_before = x.copy()
         t_9 = d.tolist()
