@@ -123,6 +123,23 @@ def thomas(lower, diag, upper, rhs):
     return x
 
 
+def trapz(y, dx):
+    out = np.zeros(len(y))
+    s = 0.0
+    for i in range(1, len(y)):
+        s += 0.5 * (y[i] + y[i - 1]) * dx
+        out[i] = s
+    return out, s
+
+
+def slopes(y, h, s):
+    out = np.empty_like(y)
+    for i in range(1, len(y)):
+        s = s * 0.5 + (y[i] - y[i - 1]) / h
+        out[i] = s
+    return out[1:], s
+
+
 def into(a, out, n):
     for i in range(1, n):
         w = out[i - 1] * 0.5 - 3
@@ -224,3 +241,48 @@ def test_never_wrong_recurrence_into_a_read_only_array(make_module: Callable[[st
             function(np.array([1.0, 1e300, *np.linspace(1.0, 2.0, 98)]), out, 100)
         seen.append(([str(w.message) for w in caught], str(raised.value)))
     assert seen[0] == seen[1] and seen[0][0] == ["overflow encountered in scalar divide"]
+
+
+CARRIED_INPUTS: list[Callable[[], tuple[object, ...]]] = [
+    lambda: (np.linspace(0.0, 3.0, 100), 0.1),
+    lambda: (np.linspace(0.0, 3.0, 100), np.float64(0.1)),
+    lambda: (np.linspace(0.0, 3.0, 100), 1),  # an int: the loop as written
+    lambda: (np.linspace(0.0, 3.0, 100), np.inf),
+    lambda: (np.array([*np.linspace(0.0, 3.0, 99), np.nan]), 0.1),
+    lambda: (np.array([1e308] * 100), 1.5),  # the sum overflows
+    lambda: (np.linspace(0.0, 3.0, 10), 0.1),
+    lambda: (np.linspace(0.0, 3.0, 100).astype(np.float32), 0.1),
+    lambda: (np.linspace(0.0, 3.0, 100).tolist(), 0.1),
+    lambda: (np.zeros(0), 0.1),
+]
+
+
+@pytest.mark.parametrize("settings", [{}, {"all": "raise", "under": "ignore"}])
+@pytest.mark.parametrize("make", CARRIED_INPUTS)
+def test_never_wrong_carried_local_and_invariant(make_module: Callable[[str], types.ModuleType],
+                                                make: Callable[[], tuple[object, ...]],
+                                                settings: dict[str, str]) -> None:
+    module = make_module(RECURRENCES)
+    compiled = sc.symbolic(module.trapz)
+    assert "s = float64(s)" in sc.source(compiled, np.ones(100), 0.5)
+    with np.errstate(**settings):  # type: ignore[arg-type]
+        for _ in range(3):
+            assert_equivalent(module.trapz, compiled, make())
+
+
+@pytest.mark.parametrize("make", [
+    lambda: (np.linspace(0.0, 3.0, 100), 0.1, 0.0),
+    lambda: (np.linspace(0.0, 3.0, 100), 0.0, 0.0),  # a zero divisor: the loop as written
+    lambda: (np.linspace(0.0, 3.0, 100), -0.0, 1.0),
+    lambda: (np.linspace(0.0, 3.0, 100), 1e-310, 1.0),  # the quotients overflow
+    lambda: (np.linspace(0.0, 3.0, 100), np.float64(0.1), np.float64(2.0)),
+    lambda: (np.linspace(0.0, 3.0, 100), 0.1, 2),  # an int carried in: the loop as written
+    lambda: (np.linspace(0.0, 3.0, 100), 0.1, np.inf),
+])
+def test_never_wrong_invariant_divisor(make_module: Callable[[str], types.ModuleType],
+                                       make: Callable[[], tuple[object, ...]]) -> None:
+    module = make_module(RECURRENCES)
+    compiled = sc.symbolic(module.slopes)
+    assert "h_float" in sc.source(compiled, np.ones(100), 0.5, 0.0)
+    for _ in range(3):
+        assert_equivalent(module.slopes, compiled, make())

@@ -23,18 +23,24 @@ The values differ only in what surrounds them, and each difference is handled:
   as they were (copied before the loop) and the loop as written runs, warning or raising as
   the original does. Underflow warns only under `numpy.seterr(under=...)`, which is tested
   where the loop starts;
-* types: the locals the loop assigns are floats, not NumPy scalars, after it: none of them is
-  read after the loop. Every value is a float: an int constant (below 2**53, exact as a float)
-  only beside a float.
+* types: the locals the loop assigns are floats in the copy, NumPy scalars in the original
+  where their values come from array items: those read after the loop are made float64
+  scalars again (a local read after it whose value comes from no item keeps the loop as
+  written). A local carried from turn to turn (`s` in `s += y[i] * dx`, read before the turn
+  assigns it) and a name the loop only reads (`dx`) are tested to be floats or float64
+  scalars and read as floats (same value); the carried ones are put back if the copy's tests
+  fail. Every value is a float: an int constant (below 2**53, exact as a float) only beside a
+  float.
 
-The loop is a `for` over `range` with a step of 1 or -1 whose bounds are names and ints by
-`+ -`, its body assignments of locals and stores into arrays at the index, each value made
-of number constants, the locals assigned before it in the turn and items of arrays at the
-index plus a constant, by `+ - * /` (a divisor is a local or a constant). What the copy needs
-is tested where the loop starts: every array an `ndarray` of dtype float64 and one dimension
+The loop is a `for` over `range` with a step of 1 or -1 whose bounds are names, ints and
+lengths of arrays (`len(y)`) by `+ -`, its body assignments of locals (`=`, `+= -= *= /=`) and
+stores into arrays at the index, each value made of float constants, locals, names it only
+reads and items of arrays at the index plus a constant, by `+ - * /` (a divisor is a local
+assigned before in the turn, a name the loop only reads, tested not 0, or a constant). What
+the copy needs is tested where the loop starts: every array an `ndarray` of dtype float64 and one dimension
 (the first of `MIN_ELEMENTS` items or more: the copies cost a little), those stored into
 writeable, no array stored into
-sharing memory with another array of the loop, `range` the builtin, the bounds ints, the range
+sharing memory with another array of the loop, `range` (and `len`) the builtins, the bounds ints, the range
 not empty, every index in range (so reading a list raises nothing the array would not), and
 underflow ignored. Otherwise the loop as written runs.
 
@@ -99,6 +105,7 @@ from ..ir.rewrite import (
     copy_statements,
     nested_bodies,
     unchanged_or_new,
+    walk_expr,
     walk_statements,
     with_bodies,
 )
@@ -128,22 +135,34 @@ class _Shape:
     stored: dict[str, bool] = field(default_factory=dict)
     assigned: list[str] = field(default_factory=list)
     divisors: set[str] = field(default_factory=set)
+    steps: list[tuple[ir.Expr, ir.Expr]] = field(default_factory=list)  # each target, its value
+    carried: list[str] = field(default_factory=list)  # locals a turn reads before it assigns them
+    invariants: list[str] = field(default_factory=list)  # names it reads and never assigns
+    measured: set[str] = field(default_factory=set)  # arrays whose `len` is a bound
+    builtins: set[str] = field(default_factory=set)  # `range` and `len` read by name
+    converted: list[str] = field(default_factory=list)  # locals read after it
+    forwarded: set[str] = field(default_factory=set)  # arrays whose stored items it reads
 
 
 class _Refused(Exception):
     """The loop does not take the rewrite (the message says why)."""
 
 
-def _int_expr(expr: ir.Expr, names: set[str]) -> bool:
-    """Whether `expr` is int constants and names (collected in `names`) by `+` and `-`."""
+def _int_expr(expr: ir.Expr, names: set[str], shape: _Shape) -> bool:
+    """Whether `expr` is int constants, names (collected in `names`) and lengths of arrays
+    (`len(a)`, noted in `shape`) by `+` and `-`."""
     match expr:
         case ir.Const(value):
             return type(value) is int
         case ir.Name(name):
             names.add(name)
             return True
+        case ir.Call(func, (ir.Name(array),), ()) if _builtin(func, len):
+            shape.measured.add(array)
+            shape.builtins |= {"len"} if isinstance(func, ir.Name) else set()
+            return True
         case ir.Op("add" | "sub", (left, right)):
-            return _int_expr(left, names) and _int_expr(right, names)
+            return _int_expr(left, names, shape) and _int_expr(right, names, shape)
     return False
 
 
@@ -189,11 +208,12 @@ class _Recurrences:
         self.live = live_after(function)
         self.taken = all_names(function)
         self.bound = bound_on_entry(function)
+        self.locals: set[str] = set()  # the locals the loop at hand assigns
 
     def shape(self, loop: ir.For) -> _Shape:
         match loop:
             case ir.For(ir.Name(index), ir.Call(rng, args, ()), body, ()) \
-                    if 1 <= len(args) <= 3 and _ranges(rng):
+                    if 1 <= len(args) <= 3 and _builtin(rng, range):
                 pass
             case _:
                 raise _Refused("it is no loop over a range")
@@ -206,38 +226,48 @@ class _Recurrences:
             step = given
         start, stop = (ir.Const(0), args[0]) if len(args) == 1 else (args[0], args[1])
         bounds: set[str] = set()
-        if not _int_expr(start, bounds) or not _int_expr(stop, bounds):
-            raise _Refused("its range is not of names and ints")
         shape = _Shape(index, start, stop, step)
+        shape.builtins |= {"range"} if isinstance(rng, ir.Name) else set()
+        if not _int_expr(start, bounds, shape) or not _int_expr(stop, bounds, shape):
+            raise _Refused("its range is not of names, ints and lengths")
         stored = {target.value.id for stmt in body if isinstance(stmt, ir.Assign)
                   for target in stmt.targets if isinstance(target, ir.Subscript)
                   and isinstance(target.value, ir.Name)}
         if not stored:
             raise _Refused("it stores into no array")
         done: set[str] = set()
+        self.locals = {target.id for stmt in body for target in _targets(stmt) if isinstance(target, ir.Name)}
         for stmt in body:
-            match stmt:
-                case ir.Assign((ir.Name(name),), value) if name not in shape.assigned \
-                        and name not in stored and name != index and name not in self.untracked \
-                        and self._value(value, shape, stored, done):
+            found = _step(stmt)
+            if found is None:
+                raise _Refused("its body does more than assign locals and store items")
+            step_target, step_value = found
+            match step_target:
+                case ir.Name(name) if name not in shape.assigned and name not in stored \
+                        and name != index and name not in self.untracked \
+                        and self._value(step_value, shape, stored, done):
                     shape.assigned.append(name)
-                case ir.Assign((ir.Subscript(ir.Name(array), ir.Name(at)),), value) \
-                        if at == index and array not in done and self._value(value, shape, stored, done):
-                    shape.stored.setdefault(array, False)
-                    done.add(array)
+                case ir.Subscript(ir.Name(stored_into), ir.Name(at)) if at == index \
+                        and stored_into not in done and self._value(step_value, shape, stored, done):
+                    shape.stored.setdefault(stored_into, False)
+                    done.add(stored_into)
                 case _:
                     raise _Refused("its body does more than assign locals and store items")
+            shape.steps.append((step_target, step_value))
         if any(isinstance(least, ir.Const) and isinstance(least.value, int) and least.value < 0
                for least, _ in _extents(shape).values()):
             raise _Refused("it reads an item before the first")
         written = set(shape.assigned) | {index}
-        if written & (bounds | set(shape.inputs) | stored):
+        arrays = set(shape.inputs) | stored | shape.measured
+        if written & (bounds | arrays) or set(shape.invariants) & (arrays | bounds | {index}):
             raise _Refused("it assigns a name its range or an array's")
-        if set(shape.assigned) & self.live.get(id(loop), frozenset()):
-            raise _Refused("a local it assigns is read after it")
-        if not set(shape.inputs) | stored | bounds <= self.bound.get(id(loop), frozenset()) \
-                or (set(shape.inputs) | stored) & self.untracked:
-            raise _Refused("an array it reads or a bound of its range may be unbound")
+        outside = arrays | bounds | set(shape.carried) | set(shape.invariants)
+        if not outside <= self.bound.get(id(loop), frozenset()) or outside & self.untracked:
+            raise _Refused("a name it reads from before it may be unbound")
+        tainted = _tainted(shape)
+        shape.converted = [name for name in shape.assigned if name in self.live.get(id(loop), frozenset())]
+        if not set(shape.converted) <= tainted:
+            raise _Refused("a local read after it may not be a NumPy scalar there")
         return shape
 
     def _value(self, expr: ir.Expr, shape: _Shape, stored: set[str], done: set[str]) -> bool:
@@ -250,10 +280,17 @@ class _Recurrences:
                 return False
             case ir.Name(name) if name in shape.assigned:
                 return True
+            case ir.Name(name) if name in self.locals and name not in stored:
+                shape.carried += [name] if name not in shape.carried else []
+                return True  # (tested to be a float where the loop starts)
+            case ir.Name(name) if name != shape.index and name not in stored:
+                shape.invariants += [name] if name not in shape.invariants else []
+                return True
             case ir.Subscript(ir.Name(array), index) if (k := _offset(index, shape.index)) is not None:
                 if array in stored:
                     if array in done and k == 0 or array not in done and k == -shape.step:
                         shape.stored[array] = shape.stored.get(array, False) or k != 0
+                        shape.forwarded.add(array)
                         return True
                     raise _Refused(f"it reads an item of {array} other than the one stored last")
                 shape.inputs.setdefault(array, set()).add(k)
@@ -262,7 +299,7 @@ class _Recurrences:
                 floats = self._value(left, shape, stored, done) + self._value(right, shape, stored, done)
                 if op == "truediv":
                     match right:
-                        case ir.Name(name):
+                        case ir.Name(name) if name in shape.assigned or name in shape.invariants:
                             shape.divisors.add(name)
                         case ir.Const(value) if value != 0:
                             pass
@@ -293,11 +330,17 @@ class _Recurrences:
                       for other in arrays[arrays.index(written) + 1:]]
             tests += [ir.Op("not", (ir.Call(ir.Const(np.may_share_memory), (ir.Name(written), ir.Name(other))),))
                       for other in shape.inputs]
-        tests.append(_is(ir.Name("range"), range))
+        tests += [_is(_type(ir.Name(name)), np.ndarray) for name in sorted(shape.measured - set(arrays))]
+        tests += [_is(ir.Name(name), {"range": range, "len": len}[name]) for name in sorted(shape.builtins)]
         bounds: set[str] = set()
-        _int_expr(shape.start, bounds)
-        _int_expr(shape.stop, bounds)
+        _int_expr(shape.start, bounds, shape)
+        _int_expr(shape.stop, bounds, shape)
         tests += [_is(_type(ir.Name(name)), int) for name in sorted(bounds)]
+        for name in [*shape.carried, *shape.invariants]:  # a float or a float64 scalar
+            kind = _type(ir.Name(name))
+            tests.append(ir.BoolOp("or", (_is(kind, float), _is(kind, np.float64))))
+        tests += [ir.Compare(("ne",), (ir.Name(name), ir.Const(0.0)))
+                  for name in shape.invariants if name in shape.divisors]
         tests.append(ir.Compare(("lt",) if shape.step == 1 else ("gt",), (shape.start, shape.stop)))
         for name, (least, greatest) in _extents(shape).items():
             if not isinstance(least, ir.Const):
@@ -312,7 +355,9 @@ class _Recurrences:
         ok, failed = (ir.Name(fresh_name("t", self.taken)) for _ in range(2))
         lists = {name: ir.Name(fresh_name("t", self.taken)) for name in shape.inputs}
         saved = {name: ir.Name(fresh_name(f"{name}_before", self.taken)) for name in shape.stored}
-        items = {name: ir.Name(fresh_name(f"{name}_item", self.taken)) for name in shape.stored}
+        items = {name: ir.Name(fresh_name(f"{name}_item", self.taken)) for name in shape.forwarded}
+        floats = {name: ir.Name(fresh_name(f"{name}_float", self.taken)) for name in shape.invariants}
+        kept = {name: ir.Name(fresh_name(f"{name}_before", self.taken)) for name in shape.carried}
 
         def read(expr: ir.Expr) -> ir.Expr:
             match expr:
@@ -322,13 +367,14 @@ class _Recurrences:
                     return ir.Subscript(lists[array], index)
                 case ir.Op(op, operands):
                     return ir.Op(op, tuple(read(operand) for operand in operands))
+                case ir.Name(name) if name in floats:
+                    return floats[name]
             return expr
 
         bail = (ir.Assign((failed,), ir.Const(True), loc), ir.Break(loc))
         body: list[ir.Stmt] = []
-        for stmt in loop.body:
-            assert isinstance(stmt, ir.Assign)
-            target, value = stmt.targets[0], read(stmt.value)
+        for target, value in shape.steps:
+            value = read(value)
             if isinstance(target, ir.Name):
                 body.append(ir.Assign((target,), value, loc))
                 test: ir.Expr = ir.Compare(("ne",), (ir.Op("sub", (target, target)), ir.Const(0.0)))
@@ -337,15 +383,27 @@ class _Recurrences:
                 body.append(ir.If(test, bail, (), loc))
             else:
                 assert isinstance(target, ir.Subscript) and isinstance(target.value, ir.Name)
-                item = items[target.value.id]
-                body += [ir.Assign((item,), value, loc), ir.Assign((target,), item, loc)]
+                if target.value.id in shape.forwarded:
+                    item = items[target.value.id]
+                    body += [ir.Assign((item,), value, loc), ir.Assign((target,), item, loc)]
+                else:
+                    body.append(ir.Assign((target,), value, loc))
         checks: list[ir.Expr] = [ir.Op("not", (failed,))] if shape.assigned else []
         checks += [ir.Call(ir.Attribute(ir.Call(ir.Const(np.isfinite), (ir.Name(name),)), "all"), ())
                    for name in shape.stored]
-        restored: tuple[ir.Stmt, ...] = tuple(
-            ir.ExprStmt(ir.Call(ir.Const(np.copyto), (ir.Name(name), copy)), loc) for name, copy in saved.items())
+        restored: tuple[ir.Stmt, ...] = (
+            *(ir.ExprStmt(ir.Call(ir.Const(np.copyto), (ir.Name(name), copy)), loc) for name, copy in saved.items()),
+            *(ir.Assign((ir.Name(name),), copy, loc) for name, copy in kept.items()))
+        converted: tuple[ir.Stmt, ...] = tuple(
+            ir.Assign((ir.Name(name),), ir.Call(ir.Const(np.float64), (ir.Name(name),)), loc)
+            for name in shape.converted)
         fast: tuple[ir.Stmt, ...] = (*(ir.Assign((copy,), ir.Call(ir.Attribute(ir.Name(name), "copy"), ()), loc)
                   for name, copy in saved.items()),
+                *(ir.Assign((copy,), ir.Name(name), loc) for name, copy in kept.items()),
+                *(ir.Assign((ir.Name(name),), ir.Call(ir.Const(float), (ir.Name(name),)), loc)
+                  for name in shape.carried),
+                *(ir.Assign((copy,), ir.Call(ir.Const(float), (ir.Name(name),)), loc)
+                  for name, copy in floats.items()),
                 *(ir.Assign((temp,), ir.Call(ir.Attribute(ir.Name(name), "tolist"), ()), loc)
                   for name, temp in lists.items()),
                 *(ir.Assign((items[name],), ir.Call(ir.Const(float), (
@@ -354,7 +412,7 @@ class _Recurrences:
                 *([ir.Assign((failed,), ir.Const(False), loc)] if shape.assigned else []),
                 ir.For(loop.target, loop.iter, tuple(body), (), loc),
                 ir.Assign((ok,), ir.BoolOp("and", tuple(checks)) if len(checks) > 1 else checks[0], loc),
-                ir.If(ir.Op("not", (ok,)), restored, (), loc))
+                ir.If(ok, converted, restored, loc) if converted else ir.If(ir.Op("not", (ok,)), restored, (), loc))
         return (ir.Assign((ok,), self.gate(shape), loc), ir.If(ok, fast, (), loc),
                 ir.If(ir.Op("not", (ok,)), copy_statements((loop,)), (), loc))
 
@@ -362,8 +420,7 @@ class _Recurrences:
         try:
             shape = self.shape(loop)
         except _Refused as refused:
-            if any(isinstance(stmt, ir.Assign) and isinstance(stmt.targets[0], ir.Subscript)
-                   for stmt in loop.body) and isinstance(loop.iter, ir.Call) and _ranges(loop.iter.func):
+            if any(isinstance(target, ir.Subscript) for stmt in loop.body for target in _targets(stmt)) and isinstance(loop.iter, ir.Call) and _builtin(loop.iter.func, range):
                 notes.missed(RULE, "not run on Python floats: {}", str(refused), loc=loop.loc)
             return (loop,)
         notes.changed(RULE, "run on Python floats, the items stored into {} kept in locals",
@@ -384,6 +441,34 @@ class _Recurrences:
         return unchanged_or_new(body, result)
 
 
+def _step(stmt: ir.Stmt) -> tuple[ir.Expr, ir.Expr] | None:
+    """A body statement as its one target and the value stored there (`s += v` as `s = s + v`)."""
+    match stmt:
+        case ir.AugAssign(ir.Name() as target, op, value) if op in _OPERATIONS:
+            return target, ir.Op(op, (target, value))
+        case ir.Assign((target,), value):
+            return target, value
+    return None
+
+
+def _targets(stmt: ir.Stmt) -> tuple[ir.Expr, ...]:
+    if isinstance(stmt, ir.AugAssign):
+        return (stmt.target,)
+    return stmt.targets if isinstance(stmt, ir.Assign) else ()
+
+
+def _tainted(shape: _Shape) -> set[str]:
+    """The locals whose values come from an array's items (NumPy scalars in the original)."""
+    tainted: set[str] = set()
+    while True:
+        new = tainted | {target.id for target, value in shape.steps if isinstance(target, ir.Name)
+                         and any(isinstance(node, ir.Subscript) or isinstance(node, ir.Name)
+                                 and node.id in tainted for node in walk_expr(value))}
+        if new == tainted:
+            return tainted
+        tainted = new
+
+
 def _extents(shape: _Shape) -> dict[str, tuple[ir.Expr, ir.Expr]]:
     """The least and the greatest index the loop reads or stores in each array (the item a
     turn reads the turn before stored, the first turn reads where the loop starts)."""
@@ -394,10 +479,10 @@ def _extents(shape: _Shape) -> dict[str, tuple[ir.Expr, ir.Expr]]:
     return {name: (_plus(low, min(found)), _plus(high, max(found))) for name, found in offsets.items()}
 
 
-def _ranges(func: ir.Expr) -> bool:
-    """Whether `func` is `range` (bound, or by its name: tested where the loop starts)."""
-    return isinstance(func, ir.Const) and func.value is range or \
-        isinstance(func, ir.Name) and func.id == "range"
+def _builtin(func: ir.Expr, builtin: object) -> bool:
+    """Whether `func` is the builtin (bound, or by its name: tested where the loop starts)."""
+    return isinstance(func, ir.Const) and func.value is builtin or \
+        isinstance(func, ir.Name) and func.id == getattr(builtin, "__name__", None)
 
 
 def iterate_array_recurrences(function: ir.Function) -> ir.Function:

@@ -1,14 +1,15 @@
-# MUST NOT CHANGE: a local the loop assigns is read after it (`m` would be a float, not a
-# NumPy scalar); a turn reads an item stored two turns before (`c[i - 2]`: not kept); a turn
-# divides by an expression (an overflow there could give a finite quotient, and no test would
-# see it); a turn calls a function; a step of 2.
+# MUST NOT CHANGE: a local the loop assigns is read after it and its value comes from no
+# array item (`m` keeps the type it had, a float or a NumPy scalar: not known); a turn reads
+# an item stored two turns before (`c[i - 2]`: not kept); a turn divides by an expression (an
+# overflow there could give a finite quotient, and no test would see it); a turn calls a
+# function; a step of 2.
 import numpy as np
 
 
-def f(a, c, n):
+def f(a, c, n, m):
     for i in range(1, n):
-        m = a[i] * c[i - 1]
-        c[i] = m
+        m = m * 0.5
+        c[i] = a[i] * m
     for i in range(2, n):
         c[i] = a[i] + c[i - 2]
     for i in range(1, n):
@@ -19,10 +20,10 @@ def f(a, c, n):
         c[i] = a[i] + c[i - 1]
     return c, m
 # --- after iterate_array_recurrences ---
-def f(a, c, n):
+def f(a, c, n, m):
     for i in range(1, n):
-        m = a[i] * c[i - 1]
-        c[i] = m
+        m = m * 0.5
+        c[i] = a[i] * m
     for i in range(2, n):
         c[i] = a[i] + c[i - 2]
     for i in range(1, n):
