@@ -140,6 +140,15 @@ def slopes(y, h, s):
     return out[1:], s
 
 
+def ema(x, alpha):
+    out = np.empty_like(x)
+    s = x[0]
+    for i in range(len(x)):
+        s = alpha * x[i] + (1.0 - alpha) * s
+        out[i] = s
+    return out
+
+
 def into(a, out, n):
     for i in range(1, n):
         w = out[i - 1] * 0.5 - 3
@@ -286,3 +295,13 @@ def test_never_wrong_invariant_divisor(make_module: Callable[[str], types.Module
     assert "h_float" in sc.source(compiled, np.ones(100), 0.5, 0.0)
     for _ in range(3):
         assert_equivalent(module.slopes, compiled, make())
+
+
+def test_never_slower_a_loop_iterate_lists_took_is_left_to_it(
+        make_module: Callable[[str], types.ModuleType]) -> None:
+    """iterate_lists runs first: neither its copy over lists nor its fallback is copied again."""
+    module = make_module(RECURRENCES)
+    compiled = sc.symbolic(module.ema)
+    source = sc.source(compiled, np.linspace(0.0, 1.0, 100), 0.3)
+    assert source.count(".tolist()") == 1 and "may_share_memory" not in source
+    assert_equivalent(module.ema, compiled, (np.linspace(0.0, 1.0, 100), 0.3))

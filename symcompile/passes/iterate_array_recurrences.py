@@ -44,7 +44,8 @@ sharing memory with another array of the loop, `range` (and `len`) the builtins,
 not empty, every index in range (so reading a list raises nothing the array would not), and
 underflow ignored. Otherwise the loop as written runs.
 
-Runs once, last (`pipeline.RUN_LAST`): the structure it makes is final.
+Runs once, last (`pipeline.RUN_LAST`), after iterate_lists, whose copies and their loops as
+written it leaves alone (as it leaves its own): the structure it makes is final.
 
 Example::
 
@@ -346,8 +347,7 @@ class _Recurrences:
             if not isinstance(least, ir.Const):
                 tests.append(ir.Compare(("le",), (ir.Const(0), least)))
             tests.append(ir.Compare(("lt",), (greatest, ir.Call(ir.Const(len), (ir.Name(name),)))))
-        tests.append(ir.Compare(("eq",), (ir.Subscript(ir.Call(ir.Const(np.geterr), ()), ir.Const("under")),
-                                          ir.Const("ignore"))))
+        tests.append(_UNDERFLOW_TEST)
         return ir.BoolOp("and", tuple(tests))
 
     def rewritten(self, loop: ir.For, shape: _Shape) -> tuple[ir.Stmt, ...]:
@@ -429,16 +429,40 @@ class _Recurrences:
 
     def block(self, body: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
         result: list[ir.Stmt] = []
+        gates: set[str] = set()
         for stmt in body:
             rewritten = self.loop(stmt) if isinstance(stmt, ir.For) else (stmt,)
             if rewritten != (stmt,):
                 result += rewritten
                 continue
+            if (gate := _gate_name(stmt)) is not None:
+                gates.add(gate)
             bodies = nested_bodies(stmt)
-            if bodies:
+            # the copy and the loop as written that iterate_lists made (after the test it
+            # assigned) are left as they are: the copy runs on lists, the loop is its fallback
+            if bodies and not (isinstance(stmt, ir.If) and _tested_name(stmt.test) in gates):
                 stmt = with_bodies(stmt, self.block(bodies[0]), self.block(bodies[1]))
             result.append(stmt)
         return unchanged_or_new(body, result)
+
+
+_UNDERFLOW_TEST = ir.Compare(("eq",), (ir.Subscript(ir.Call(ir.Const(np.geterr), ()), ir.Const("under")),
+                                       ir.Const("ignore")))
+
+
+def _gate_name(stmt: ir.Stmt) -> str | None:
+    """The name a loop copy's test is assigned to (`t = ... and geterr()['under'] == 'ignore'`)."""
+    match stmt:
+        case ir.Assign((ir.Name(name),), ir.BoolOp("and", (*_, last))) if last == _UNDERFLOW_TEST:
+            return name
+    return None
+
+
+def _tested_name(test: ir.Expr) -> str | None:
+    match test:
+        case ir.Name(name) | ir.Op("not", (ir.Name(name),)):
+            return name
+    return None
 
 
 def _step(stmt: ir.Stmt) -> tuple[ir.Expr, ir.Expr] | None:
