@@ -439,7 +439,9 @@ class _Recurrences:
                 gates.add(gate)
             bodies = nested_bodies(stmt)
             # the copy and the loop as written that iterate_lists made (after the test it
-            # assigned) are left as they are: the copy runs on lists, the loop is its fallback
+            # assigned) are left as they are: the copy runs on lists, the loop is its fallback;
+            # so is the loop vectorize_loops keeps for the calls it does not take (`if not
+            # vectorized:`, after `vectorized = False`): short or overlapping arrays
             if bodies and not (isinstance(stmt, ir.If) and _tested_name(stmt.test) in gates):
                 stmt = with_bodies(stmt, self.block(bodies[0]), self.block(bodies[1]))
             result.append(stmt)
@@ -451,9 +453,12 @@ _UNDERFLOW_TEST = ir.Compare(("eq",), (ir.Subscript(ir.Call(ir.Const(np.geterr),
 
 
 def _gate_name(stmt: ir.Stmt) -> str | None:
-    """The name a loop copy's test is assigned to (`t = ... and geterr()['under'] == 'ignore'`)."""
+    """The name a loop copy's test is assigned to (`t = ... and geterr()['under'] == 'ignore'`),
+    or a flag set False before array code (`vectorized = False`)."""
     match stmt:
         case ir.Assign((ir.Name(name),), ir.BoolOp("and", (*_, last))) if last == _UNDERFLOW_TEST:
+            return name
+        case ir.Assign((ir.Name(name),), ir.Const(bool() as flag)) if flag is False:
             return name
     return None
 
