@@ -210,6 +210,10 @@ class _Recurrences:
         self.taken = all_names(function)
         self.bound = bound_on_entry(function)
         self.locals: set[str] = set()  # the locals the loop at hand assigns
+        # locals bound to lists somewhere (`out = [0.0] * n`): no array, not worth a test
+        self.lists = {stmt.targets[0].id for stmt in walk_statements(function.body)
+                      if isinstance(stmt, ir.Assign) and isinstance(stmt.targets[0], ir.Name)
+                      and _makes_list(stmt.value)}
 
     def shape(self, loop: ir.For) -> _Shape:
         match loop:
@@ -260,6 +264,8 @@ class _Recurrences:
             raise _Refused("it reads an item before the first")
         written = set(shape.assigned) | {index}
         arrays = set(shape.inputs) | stored | shape.measured
+        if arrays & self.lists:
+            raise _Refused("an array it indexes is a list")
         if written & (bounds | arrays) or set(shape.invariants) & (arrays | bounds | {index}):
             raise _Refused("it assigns a name its range or an array's")
         outside = arrays | bounds | set(shape.carried) | set(shape.invariants)
@@ -468,6 +474,18 @@ def _tested_name(test: ir.Expr) -> str | None:
         case ir.Name(name) | ir.Op("not", (ir.Name(name),)):
             return name
     return None
+
+
+def _makes_list(expr: ir.Expr) -> bool:
+    """Whether `expr` is a list display, a list comprehension or a list display times a number."""
+    match expr:
+        case ir.Build("list"):
+            return True
+        case ir.OpaqueExpr(ast.ListComp()):
+            return True
+        case ir.Op("mul", (left, _)):
+            return _makes_list(left)
+    return False
 
 
 def _step(stmt: ir.Stmt) -> tuple[ir.Expr, ir.Expr] | None:
