@@ -436,6 +436,7 @@ def test_disable_runs_the_original(compile_counter: list[str]):
     assert k.__code__ is sc.compiled_function(k, 0).__code__
 
 
+@pytest.mark.slow  # a subprocess, or a 30-deep chain of calls
 def test_environment_variable_disables_compilation(tmp_path):
     script = tmp_path / "script.py"
     script.write_text(textwrap.dedent("""
@@ -531,6 +532,7 @@ def test_function_made_by_exec_without_source():
     assert "hint:" in message and "linecache" in message
 
 
+@pytest.mark.slow  # a subprocess, or a 30-deep chain of calls
 def test_lambda_typed_at_the_command_line():
     code = ("import symcompile as sc\n"
             "try:\n"
@@ -646,6 +648,7 @@ def test_calls_from_other_threads_stay_right_while_versions_are_installed():
     assert failures == []
 
 
+@pytest.mark.slow  # a subprocess, or a 30-deep chain of calls
 def test_always_explainable_pdb_steps_through_the_users_lines(tmp_path):
     script = tmp_path / "script.py"
     script.write_text(textwrap.dedent("""\
@@ -720,6 +723,7 @@ def test_a_lambda_bound_to_a_global_is_inlined_under_that_name(make_module):
     assert "return y * y + 1" in module.f.source
 
 
+@pytest.mark.slow  # a subprocess, or a 30-deep chain of calls
 def test_a_long_chain_of_calls_compiles_even_past_the_round_limit(make_module) -> None:
     """Here each round inlines one level (the next call sits in a branch until folding the
     constant arguments shows it runs); the pipeline stops after MAX_ROUNDS rounds with a

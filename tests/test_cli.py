@@ -68,6 +68,7 @@ def program(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow  # a subprocess per command (quick tier: version, show, optimize)
 def test_demo_shows_the_textbook_program_its_source_and_timings():
     result = run("demo", "--quick")
     assert result.returncode == 0, result.stderr
@@ -91,6 +92,7 @@ def test_show_prints_the_generated_source(program: Path):
     assert method.stdout == "def forward(self, x):\n    return x * 2\n"
 
 
+@pytest.mark.slow  # a subprocess per command (quick tier: version, show, optimize)
 @pytest.mark.parametrize("command", [[], ["demo"], ["show"], ["optimize"], ["bench"]])
 def test_help_for_every_command(command: list[str]):
     result = run(*command, "--help")
@@ -110,26 +112,31 @@ def _one_line_error(result: subprocess.CompletedProcess[str], code: int) -> str:
     return lines[0]
 
 
+@pytest.mark.slow  # a subprocess per command (quick tier: version, show, optimize)
 def test_missing_file(tmp_path: Path):
     line = _one_line_error(run("show", f"{tmp_path}/nope.py::f"), 2)
     assert "nope.py: no such file" in line
 
 
+@pytest.mark.slow  # a subprocess per command (quick tier: version, show, optimize)
 def test_missing_function(program: Path):
     line = _one_line_error(run("show", f"{program}::nope"), 2)
     assert "no function named 'nope'" in line
 
 
+@pytest.mark.slow  # a subprocess per command (quick tier: version, show, optimize)
 def test_target_without_function_part(program: Path):
     line = _one_line_error(run("show", str(program)), 2)
     assert "expected FILE::FUNCTION" in line
 
 
+@pytest.mark.slow  # a subprocess per command (quick tier: version, show, optimize)
 def test_function_with_static_arguments(program: Path):
     line = _one_line_error(run("show", f"{program}::power"), 2)
     assert "power specializes on n" in line
 
 
+@pytest.mark.slow  # a subprocess per command (quick tier: version, show, optimize)
 def test_syntax_error_names_file_and_line(tmp_path: Path):
     path = tmp_path / "broken.py"
     path.write_text("def f(x):\n    return x +\n")
@@ -137,6 +144,7 @@ def test_syntax_error_names_file_and_line(tmp_path: Path):
     assert f"{path}:2: syntax error" in line
 
 
+@pytest.mark.slow  # a subprocess per command (quick tier: version, show, optimize)
 def test_file_that_raises_when_run(tmp_path: Path):
     path = tmp_path / "raises.py"
     path.write_text("def f(x):\n    return x\nraise RuntimeError('no')\n")
@@ -144,6 +152,7 @@ def test_file_that_raises_when_run(tmp_path: Path):
     assert "running the file failed: RuntimeError: no" in line
 
 
+@pytest.mark.slow  # a subprocess per command (quick tier: version, show, optimize)
 def test_usage_errors_exit_with_code_2():
     result = run("no-such-command")
     assert result.returncode == 2
@@ -168,6 +177,7 @@ def test_optimize_prints_the_optimized_file(seed: Path):
     assert seed.read_text() == SEED
 
 
+@pytest.mark.slow  # a subprocess per command (quick tier: version, show, optimize)
 def test_optimize_does_not_run_the_file(tmp_path: Path):
     marker = tmp_path / "ran"
     path = tmp_path / "effects.py"
@@ -178,6 +188,7 @@ def test_optimize_does_not_run_the_file(tmp_path: Path):
     assert not marker.exists()
 
 
+@pytest.mark.slow  # a subprocess per command (quick tier: version, show, optimize)
 def test_optimize_writes_to_the_output_file(seed: Path, tmp_path: Path):
     out = tmp_path / "out.py"
     result = run("optimize", str(seed), "-o", str(out))
@@ -187,6 +198,7 @@ def test_optimize_writes_to_the_output_file(seed: Path, tmp_path: Path):
     assert seed.read_text() == SEED
 
 
+@pytest.mark.slow  # a subprocess per command (quick tier: version, show, optimize)
 def test_optimize_replaces_its_input_only_when_told(seed: Path, tmp_path: Path):
     seed.chmod(0o640)
     result = run("optimize", str(seed), "--output", str(seed))
@@ -196,6 +208,7 @@ def test_optimize_replaces_its_input_only_when_told(seed: Path, tmp_path: Path):
     assert sorted(path.name for path in tmp_path.iterdir()) == ["seed.py"]
 
 
+@pytest.mark.slow  # a subprocess per command (quick tier: version, show, optimize)
 def test_optimize_a_file_with_a_syntax_error(tmp_path: Path):
     path = tmp_path / "broken.py"
     path.write_text("def f(x):\n    return x +\n")
@@ -203,11 +216,13 @@ def test_optimize_a_file_with_a_syntax_error(tmp_path: Path):
     assert line == f"symcompile: error: {path}:2:15: syntax error: invalid syntax"
 
 
+@pytest.mark.slow  # a subprocess per command (quick tier: version, show, optimize)
 def test_optimize_a_missing_file(tmp_path: Path):
     line = _one_line_error(run("optimize", str(tmp_path / "nope.py")), 2)
     assert "nope.py: no such file" in line
 
 
+@pytest.mark.slow  # a subprocess per command (quick tier: version, show, optimize)
 def test_optimize_into_a_missing_directory(seed: Path, tmp_path: Path):
     line = _one_line_error(run("optimize", str(seed), "-o", str(tmp_path / "no" / "out.py")), 2)
     assert "cannot write" in line
@@ -239,6 +254,7 @@ def test_optimize_fails_with_code_1_when_optimizing_fails(seed: Path,
     assert captured.err.startswith("symcompile: error: internal error in symcompile")
 
 
+@pytest.mark.slow  # a subprocess per command (quick tier: version, show, optimize)
 def test_explain_shows_each_pass_with_its_rules_and_writes_html(program: Path, tmp_path: Path):
     report = tmp_path / "report.html"
     result = run("explain", f"{program}::fancy_func", "--args", "1, 2, 3, 4", "--html", str(report))
@@ -251,6 +267,7 @@ def test_explain_shows_each_pass_with_its_rules_and_writes_html(program: Path, t
     assert page.startswith("<!DOCTYPE html>") and "<svg" in page and "inline_calls" in page
 
 
+@pytest.mark.slow  # a subprocess per command (quick tier: version, show, optimize)
 @pytest.mark.parametrize("arguments, message", [
     (("--args", "1, (2"), "--args '1, (2': not a Python argument list ('(' was never closed)"),
     (("--args", "1), print(2"), "--args '1), print(2': not a Python argument list"),
@@ -263,6 +280,7 @@ def test_explain_bad_arguments_is_a_usage_error(program: Path, arguments, messag
     assert message in result.stderr and "Traceback" not in result.stderr
 
 
+@pytest.mark.slow  # a subprocess per command (quick tier: version, show, optimize)
 def test_explain_missing_function_and_file(program: Path):
     missing_function = run("explain", f"{program}::nope")
     assert missing_function.returncode == 2 and "no function named 'nope'" in missing_function.stderr
@@ -285,6 +303,7 @@ def test_version():
     assert installed == symcompile.__version__
 
 
+@pytest.mark.slow  # a subprocess per command (quick tier: version, show, optimize)
 @pytest.mark.parametrize("command", [[], ["show"], ["explain"], ["optimize"]])
 def test_help_documents_the_exit_codes(command: list[str]):
     out = run(*command, "--help").stdout
@@ -293,6 +312,7 @@ def test_help_documents_the_exit_codes(command: list[str]):
     assert "  2  what was typed is wrong" in out
 
 
+@pytest.mark.slow  # a subprocess per command (quick tier: version, show, optimize)
 def test_args_are_python_expressions_with_numpy_and_keywords(program: Path):
     result = run("show", f"{program}::double", "--args", "x=np.ones(3)")
     assert result.returncode == 0, result.stderr
@@ -308,6 +328,7 @@ def test_args_are_python_expressions_with_numpy_and_keywords(program: Path):
     assert shown.stdout.startswith("def norm(x, p=2):")
 
 
+@pytest.mark.slow  # a subprocess per command (quick tier: version, show, optimize)
 def test_args_see_the_files_globals_and_explain_a_method(program: Path):
     result = run("explain", f"{program}::K.scale", "--args", "k, 2.0")
     assert result.returncode == 0, result.stderr
@@ -315,6 +336,7 @@ def test_args_see_the_files_globals_and_explain_a_method(program: Path):
     assert "return x * self.factor" in result.stdout
 
 
+@pytest.mark.slow  # a subprocess per command (quick tier: version, show, optimize)
 def test_show_a_callable_object_with_its_arguments(program: Path):
     result = run("show", f"{program}::double", "--args", "2.5")
     assert result.returncode == 0, result.stderr
@@ -324,6 +346,7 @@ def test_show_a_callable_object_with_its_arguments(program: Path):
     assert "double is a callable object: give a call's arguments with --args" in without
 
 
+@pytest.mark.slow  # a subprocess per command (quick tier: version, show, optimize)
 def test_like_errors_exit_alike(program: Path):
     """A class, a missing name, a non-function: all what was typed, all 2."""
     cls = _one_line_error(run("show", f"{program}::K"), 2)
@@ -333,6 +356,7 @@ def test_like_errors_exit_alike(program: Path):
     assert "'len' is built into Python" in _one_line_error(run("show", f"{program}::len"), 2)
 
 
+@pytest.mark.slow  # a subprocess per command (quick tier: version, show, optimize)
 def test_messages_speak_to_a_command_line_user(program: Path):
     line = _one_line_error(run("show", f"{program}::power"), 2)
     assert line == ("symcompile: error: power specializes on n: give a call's arguments with "
@@ -342,6 +366,7 @@ def test_messages_speak_to_a_command_line_user(program: Path):
     assert "x * x * x" in shown.stdout or "x ** 3" in shown.stdout
 
 
+@pytest.mark.slow  # a subprocess per command (quick tier: version, show, optimize)
 def test_show_and_explain_say_the_files_top_level_runs(program: Path):
     for command in (["show", f"{program}::fancy_func"],
                     ["explain", f"{program}::fancy_func", "--args", "1, 2, 3, 4"]):
@@ -350,6 +375,7 @@ def test_show_and_explain_say_the_files_top_level_runs(program: Path):
         assert result.stderr.startswith(f"symcompile: running {program} (its top-level code runs")
 
 
+@pytest.mark.slow  # a subprocess per command (quick tier: version, show, optimize)
 def test_an_installed_example_by_its_module_name(tmp_path: Path):
     """README's command works from any directory once symcompile is installed."""
     result = subprocess.run([sys.executable, "-m", "symcompile", "explain",

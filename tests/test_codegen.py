@@ -120,9 +120,9 @@ def test_never_stuck_binding_many_objects_costs_each_once():
     function = _returning(ir.Name("v"))
     body = tuple(ir.Assign((ir.Name("v"),), ir.Const(array)) for array in arrays * 2)
     function = function.with_body((*body, *function.body))
-    started = time.perf_counter()
+    started = time.process_time()  # (CPU time: on a busy machine the wall clock ran past 1.5 s)
     node, bindings = codegen.function_to_ast(function)
-    assert time.perf_counter() - started < 1.5
+    assert time.process_time() - started < 1.5
     assert [bindings[name] for name in ("ndarray", "ndarray_2", "ndarray_3000")] \
         == [arrays[0], arrays[1], arrays[2999]]
     assert codegen.render(node).count("    v = ndarray_3000\n") == 2

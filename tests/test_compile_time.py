@@ -23,6 +23,7 @@ from symcompile import ir
 from symcompile.analysis import plain_values, value_types
 from symcompile.analysis.effects import Effects, analyses_shared
 from symcompile.backend import codegen
+from symcompile.frontend import build as frontend
 from symcompile.ir import names as analysis
 from symcompile.ir.rewrite import statement_expressions
 from symcompile.passes import pipeline
@@ -47,6 +48,7 @@ def _chain(statements: int) -> str:
     return bench_compile.chain_source(statements)
 
 
+@pytest.mark.slow  # size test: 300-statement functions
 @pytest.mark.parametrize("shape", ["chain", "kernel", "loops", "arrays"])
 def test_never_stuck_300_statement_function_compiles_in_bounded_time(
         make_module: Loader, shape: str) -> None:
@@ -56,6 +58,7 @@ def test_never_stuck_300_statement_function_compiles_in_bounded_time(
     assert seconds < 30.0
 
 
+@pytest.mark.slow  # size test: 300-statement functions
 def test_never_stuck_chain_grows_about_linearly(make_module: Loader) -> None:
     """The add chain of issue 12: 160 statements took 31 s, 40 statements 0.76 s (a cube);
     four times the statements now cost well under sixteen times the time."""
@@ -65,6 +68,7 @@ def test_never_stuck_chain_grows_about_linearly(make_module: Loader) -> None:
     assert large < 16 * max(small, 0.05)
 
 
+@pytest.mark.slow  # size test: 300-statement functions
 def test_never_stuck_comments_and_explain_of_a_long_function(make_module: Loader) -> None:
     """Comments and explain were re-parsing the whole function once per statement."""
     func = make_module(_chain(300)).f
@@ -76,6 +80,7 @@ def test_never_stuck_comments_and_explain_of_a_long_function(make_module: Loader
     assert "=== where each line came from ===" in explained
 
 
+@pytest.mark.slow  # size test: 300-statement functions
 def test_never_stuck_expressions_stay_bounded(make_module: Loader) -> None:
     """Forwarding stops short of building one expression out of a whole chain."""
     _, version = _compiled(make_module(_chain(160)).f, 1.5, 2)
@@ -154,6 +159,27 @@ def test_never_stuck_an_unchanged_function_is_analysed_once_per_compilation(
     assert typed and len({id(function) for function in typed}) == len(typed)
 
 
+def test_never_stuck_a_callees_source_is_read_once_per_compilation(
+        make_module: Loader, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The passes ask for `add`'s source in every round (to judge it, to inline it); it is read
+    from its file once per compilation, and again by the next compilation (its file may have
+    been edited in between). fancy_func's compile read it three times."""
+    read: list[str] = []
+    reader = frontend._read_function_source
+
+    def counted(func: types.FunctionType) -> frontend.FunctionSource:
+        read.append(func.__name__)
+        return reader(func)
+
+    module = make_module(FANCY)
+    before, _, _ = pipeline.optimize(module.fancy_func, passes=[])
+    monkeypatch.setattr(frontend, "_read_function_source", counted)
+    after, log = pipeline.run_passes(before)
+    assert read == ["add"] and any(run.changed for run in log)
+    assert pipeline.run_passes(before)[0].body == after.body and read == ["add", "add"]
+    assert sc.symbolic(module.fancy_func)(1, 2, 3, 4) == 10
+
+
 def test_same_answers_an_analysis_learning_locals_leaves_the_shared_findings_alone(
         make_module: Loader) -> None:
     """Analyses of one function share what they first found, each with its own copy: locals
@@ -196,6 +222,31 @@ def test_never_stuck_the_collector_pauses_while_passes_run(make_module: Loader) 
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_never_stuck_the_collector_stays_paused_through_code_generation_and_loading(
+        make_module: Loader, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Code generation and the loader parse and compile the result while every version of the
+    IR is alive: the collector stays paused until the version is made (a 160-statement chain
+    spent a tenth of its compile in collections there), and runs again after."""
+    from symcompile.backend import loader
+
+    seen: list[tuple[str, bool]] = []
+    render, load = codegen.render_function, loader.load
+
+    def rendering(*args: object, **kwargs: object) -> object:
+        seen.append(("render", gc.isenabled()))
+        return render(*args, **kwargs)  # type: ignore[arg-type]
+
+    def loading(*args: object, **kwargs: object) -> object:
+        seen.append(("load", gc.isenabled()))
+        return load(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(codegen, "render_function", rendering)
+    monkeypatch.setattr(loader, "load", loading)
+    module = make_module(FANCY)
+    assert sc.symbolic(module.fancy_func)(1, 2, 3, 4) == 10
+    assert seen == [("render", False), ("load", False)] and gc.isenabled()
 
 
 def _recorded(monkeypatch: pytest.MonkeyPatch, module: object, name: str,

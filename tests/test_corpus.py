@@ -48,6 +48,8 @@ SANITY_SETTINGS = settings(
 DIFFERENTIAL_SETTINGS = settings(
     max_examples=25, deadline=None, derandomize=True, database=None, suppress_health_check=_HEALTH
 )
+# the quick tier's share of random calls per entry (its corner calls are all run either way)
+QUICK_DIFFERENTIAL_SETTINGS = settings(DIFFERENTIAL_SETTINGS, max_examples=8)
 
 
 # ---------------------------------------------------------------------------
@@ -102,6 +104,7 @@ def check_differential(name: str, candidate: Callable[..., Any], config: setting
 # ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # checks the test corpus itself (15 hypothesis calls per entry), not the compiler
 @pytest.mark.parametrize("name", CORPUS_NAMES)
 def test_corpus_runs_under_observe(name: str) -> None:
     func = CORPUS_BY_NAME[name]
@@ -142,9 +145,20 @@ def _compiled_version(name: str) -> tuple[Callable[..., Any], str]:
 
 @pytest.mark.parametrize("name", CORPUS_NAMES)
 def test_compiled_matches_original(name: str) -> None:
+    """The quick tier's differential test: every corner call and a few random ones."""
+    _check_compiled(name, QUICK_DIFFERENTIAL_SETTINGS)
+
+
+@pytest.mark.slow  # the full count of random calls per entry (the quick tier's test runs a few)
+@pytest.mark.parametrize("name", CORPUS_NAMES)
+def test_compiled_matches_original_on_many_calls(name: str) -> None:
+    _check_compiled(name, DIFFERENTIAL_SETTINGS)
+
+
+def _check_compiled(name: str, config: settings) -> None:
     compiled, source = _compiled_version(name)
     assert compiled.original is CORPUS_BY_NAME[name]
-    check_differential(name, compiled, DIFFERENTIAL_SETTINGS, f"\n--- generated source of {name} ---\n{source}")
+    check_differential(name, compiled, config, f"\n--- generated source of {name} ---\n{source}")
 
 
 # ---------------------------------------------------------------------------

@@ -85,6 +85,7 @@ def test_always_explainable_arrows_have_arrowheads(no_graphviz) -> None:
     assert "rankdir=TB" in dot and "arrowhead=none" not in dot
 
 
+@pytest.mark.slow  # size test: a 300-statement function
 def test_always_explainable_a_300_statement_function_gives_pictures_of_sane_size(
         make_module, no_graphviz) -> None:
     module = make_module(_chain(300))
@@ -190,6 +191,7 @@ def test_every_step_of_the_report_has_its_before_and_after_pictures() -> None:
         explanation.step_of("vectorize_loops")
 
 
+@pytest.mark.slow  # size test: a 300-statement function
 def test_a_300_statement_function_is_drawn_around_each_passs_changes(
         make_module, no_graphviz) -> None:
     explanation = explain(make_module(_chain(300)).chain, 1.0, 2.0)

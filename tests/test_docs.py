@@ -110,6 +110,7 @@ def test_the_nav_lists_every_pass_page_in_pipeline_order() -> None:
         "symcompile.passes.pipeline.PASSES, in order")
 
 
+@pytest.mark.slow  # builds the whole site
 def test_mkdocs_builds_strictly(tmp_path: Path) -> None:
     if importlib.util.find_spec("mkdocs") is None:
         pytest.skip("mkdocs is not installed (it is in the test and docs extras: "
@@ -123,6 +124,7 @@ def test_mkdocs_builds_strictly(tmp_path: Path) -> None:
     assert (tmp_path / "site" / "tutorial" / "index.html").exists()
 
 
+@pytest.mark.slow  # builds the whole site
 def test_the_site_is_highlighted_with_nothing_loaded_from_the_network(tmp_path: Path) -> None:
     """Code is highlighted when the site is built, styled by a CSS file shipped with it: a
     site read offline is highlighted too (issue 14 #6; the theme's highlight.js came from a

@@ -74,6 +74,7 @@ def test_shrink_drops_what_does_not_matter() -> None:
     assert small.steps == [("call", "(1,), {}")]
 
 
+@pytest.mark.slow  # waits out a hanging worker's timeout
 def test_worker_counts_a_hang_and_skips_a_slow_original(tmp_path: Path) -> None:
     """Compiled code past the timeout is a hang (with the stacks); a slow original is skipped."""
     worker = Worker(tmp_path, slack=1.0)

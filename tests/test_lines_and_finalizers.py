@@ -111,6 +111,7 @@ def test_never_wrong_default_filter_shows_the_originals_warnings(make_module, bo
     assert {filename for _, _, filename, _, _ in shown} == {compiled_module.__file__}
 
 
+@pytest.mark.slow  # randomized functions, or a subprocess
 def test_never_wrong_python_default_filter_prints_the_same_stderr(tmp_path: Path):
     script = tmp_path / "divide.py"
     script.write_text(textwrap.dedent("""\
@@ -419,6 +420,7 @@ def _finalizer_programs(draw: st.DrawFn) -> str:
     return f"def f(flag):\n    {body}\n"
 
 
+@pytest.mark.slow  # randomized functions, or a subprocess
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(program=_finalizer_programs(), flag=st.booleans())
 def test_never_wrong_random_functions_print_finalizers_in_order(make_module, program, flag):

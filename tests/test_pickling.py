@@ -103,6 +103,7 @@ def test_a_compiled_object_copies_compiled():
     assert sc.is_symbolic(copied) and copied.__self__ is compiled.__self__
 
 
+@pytest.mark.slow  # a new process
 def test_compiled_code_unpickles_compiled_in_a_new_process(make_modules, tmp_path):
     make_modules(kernels=KERNELS)
     kernels = sys.modules["kernels"]
@@ -239,6 +240,7 @@ SCRIPT = """
 """
 
 
+@pytest.mark.slow  # a new process
 def test_a_function_cloudpickle_would_send_by_value_says_why_it_cannot(tmp_path):
     pytest.importorskip("cloudpickle")
     script = tmp_path / "script.py"

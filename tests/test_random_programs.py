@@ -274,6 +274,7 @@ def check_array_loops(seeds: range, directory: Path) -> int:
     return calls
 
 
+@pytest.mark.slow  # randomized programs
 def test_never_wrong_array_loops_quick(tmp_path: Path) -> None:
     assert check_array_loops(range(QUICK_LOOP_SEEDS), tmp_path) >= 4 * QUICK_LOOP_SEEDS
 
@@ -285,6 +286,7 @@ def test_never_wrong_array_loops(chunk: int, tmp_path: Path) -> None:
     check_array_loops(range(start, start + LOOP_PER_CHUNK), tmp_path)
 
 
+@pytest.mark.slow  # randomized programs
 def test_array_loop_programs_are_vectorized_often(load_module, monkeypatch: pytest.MonkeyPatch) -> None:
     """The generated loops exercise the pass: every family appears, many calls run array
     code, and some calls raise (an index out of range) or pass views of one buffer."""
@@ -313,6 +315,7 @@ def test_array_loop_programs_are_vectorized_often(load_module, monkeypatch: pyte
 # ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # randomized programs
 @_settings(100)
 @given(program=programs())
 def test_generated_programs_are_valid_and_readable(program: Program) -> None:
@@ -325,6 +328,7 @@ def test_generated_programs_are_valid_and_readable(program: Program) -> None:
         assert len(line) < 200, line
 
 
+@pytest.mark.slow  # randomized programs
 def test_generated_programs_run_and_often_return(load_module) -> None:
     """The programs run (a runaway one would hang this test), and enough of them return
     normally, rather than raising at once, for the comparison of values to mean something."""

@@ -292,6 +292,7 @@ def test_never_run_user_eq_of_a_static_value() -> None:
     assert sc.cache_info(tagged).misses == 2
 
 
+@pytest.mark.slow  # compiles MAX_VERSIONS + 40 versions, each loop unrolled
 def test_never_unbounded_cache_of_versions(make_module: MakeModule) -> None:
     module = make_module("""
         def power(x, n):

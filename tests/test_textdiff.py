@@ -39,6 +39,7 @@ def _difflib(old: list[str], new: list[str]) -> difflib.SequenceMatcher[str]:
     return difflib.SequenceMatcher(None, old, new, autojunk=False)
 
 
+@pytest.mark.slow  # randomized: 4 x 150 hypothesis examples
 @pytest.mark.parametrize("popular", [0, 1, 2, textdiff.POPULAR])
 @hypothesis.settings(max_examples=150, deadline=None)
 @hypothesis.given(texts=text_pairs(), ranges=st.lists(st.tuples(*[st.floats(0, 1)] * 4),

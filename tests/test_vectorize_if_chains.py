@@ -16,7 +16,7 @@ import pytest
 import symcompile as sc
 from symcompile.runtime.oracle import assert_equivalent
 from tests.source_module import import_source
-from tests.test_vectorize_loops import compiled, vectorized
+from tests.test_vectorize_loops import compiled, said, vectorized
 
 KERNELS = '''
 import numpy as np
@@ -174,6 +174,34 @@ def elif_reads_behind(out, lo, hi):
             out[i] = hi
         elif out[i - 1] < lo:
             out[i] = lo
+
+def select_low(out, x, low):
+    for i in range(len(x)):
+        if x[i] < low:
+            out[i] = low
+        else:
+            out[i] = x[i]
+
+def select_ints(out, a, t):
+    for i in range(len(a)):
+        if a[i] > t:
+            out[i] = 1
+        else:
+            out[i] = -1
+
+def select_flags(flags, a):
+    for i in range(len(a)):
+        if a[i] > 0.0:
+            flags[i] = a[i] > 1.0
+        else:
+            flags[i] = a[i] < -1.0
+
+def halve_or_zero(a):
+    for i in range(len(a)):
+        if a[i] > 0.0:
+            a[i] = 0.0
+        else:
+            a[i] = a[i] * 0.5
 '''
 
 
@@ -338,3 +366,28 @@ def test_never_wrong_a_huge_int_meeting_a_float_only_where_the_loop_computes_it(
     same(kernels, "doubled_where_negative", out, -a, -10 ** 400)  # computed: OverflowError
     same(kernels, "doubled_where_negative", out, -a, 3)
     assert vectorized(kernels, "doubled_where_negative", out, a, 3)
+
+
+@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_same_bits_if_else_storing_one_element_is_one_where(kernels: types.ModuleType, n: int, dtype: type) -> None:
+    """`if t: out[i] = a else: out[i] = b` stores `np.where(mask, a, b)` once: the values of
+    the array's dtype (a Python float with float64 stays float64; into float32 it is cast
+    first, its overflow recorded), NaN, ±inf and -0.0 by bits, the else reading the array
+    it writes (its old values), ints and bools."""
+    x = special(n, dtype)
+    for low in (-0.5, 0.0, -0.0, np.nan, np.inf, 1e300):
+        same(kernels, "select_low", np.zeros(n, dtype), x, low)
+    same(kernels, "halve_or_zero", x)
+    same(kernels, "select_ints", np.zeros(n, np.int8), (np.arange(n) % 11 - 5).astype(np.int8), 3)
+    same(kernels, "select_flags", np.zeros(n, bool), x)
+    assert "where(mask" in said(compiled(kernels, "select_low"), np.zeros(64, dtype), special(64, dtype), 0.5)
+    assert vectorized(kernels, "halve_or_zero", special(64, dtype))
+    assert vectorized(kernels, "select_ints", np.zeros(64, np.int8), np.arange(64, dtype=np.int8), 3)
+    assert vectorized(kernels, "select_flags", np.zeros(64, bool), special(64, dtype))
+
+
+def test_same_warnings_if_else_where_of_a_cast_that_overflows(kernels: types.ModuleType) -> None:
+    x = special(64, np.float32)
+    same(kernels, "select_low", np.zeros(64, np.float32), x, 1e300)  # float32(1e300): the loop runs
+    same(kernels, "select_low", np.zeros(64, np.float32)[::-1], x[::2].copy()[:32], -0.5)

@@ -283,6 +283,23 @@ def time_steps(u, new, steps):
             new[i] = u[i] + 0.1 * (u[i - 1] - 2.0 * u[i] + u[i + 1])
         u[:] = new
     return u
+
+def local_reused(square, shifted, x, y):
+    for i in range(len(x)):
+        s = x[i] * x[i]
+        square[i] = s + 1.0
+        shifted[i] = s * y[i]
+
+def local_stored_then_scaled(a, b, x):
+    for i in range(len(x)):
+        s = x[i] - 1.0
+        a[i] = s
+        b[i] = s * 2.0
+
+def local_float32_meets_float64(out, x, y):
+    for i in range(len(x)):
+        s = x[i] * x[i]
+        out[i] = s * y[i]
 '''
 
 
@@ -545,6 +562,22 @@ def test_same_warnings_underflow_follows_the_error_state(kernels: types.ModuleTy
     assert out[1] == 1e-200
 
 
+def test_same_warnings_errors_recorded_are_those_the_state_reports() -> None:
+    """Every kind is recorded while the array code runs; those the state ignores are dropped
+    after it (underflow by default), the others kept, and the state is restored."""
+    tiny, huge = np.array([1e-200]), np.array([1e300])
+    before = np.geterr()
+    for seen in vectorize_build.floating_point_errors_recorded():
+        _ = tiny * tiny, huge * huge, np.ones(1) / np.zeros(1)
+    assert seen == ["overflow", "divide by zero"]
+    assert np.geterr() == before
+    with np.errstate(under="warn", over="ignore", divide="raise"):
+        for seen in vectorize_build.floating_point_errors_recorded():
+            _ = tiny * tiny, huge * huge, np.ones(1) / np.zeros(1)
+        assert seen == ["underflow", "divide by zero"]
+        assert np.geterr() == {**before, "under": "warn", "over": "ignore", "divide": "raise"}
+
+
 def test_never_wrong_scalar_carried_between_iterations(kernels: types.ModuleType) -> None:
     args = (np.zeros(5), rng_array((5,)))
     check(kernels, "carried", *args)
@@ -757,3 +790,51 @@ def test_same_warnings_complex_elements_are_not_ordered(kernels: types.ModuleTyp
     check(kernels, "threshold", np.zeros(6, dtype=bool), z, 0.0)
     assert "orders complex numbers" in str(sc.explain(compiled(kernels, "threshold"), np.zeros(6, dtype=bool), z, 0.0))
     check(kernels, "threshold", np.zeros(6, dtype=bool), rng_array((6,), np.float16), 1e308)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_never_wrong_a_dead_local_is_computed_into(kernels: types.ModuleType, n: int) -> None:
+    """The last operation reading a local's new array computes into it (`multiply(s_2, ...,
+    out=s_2)`) only where nothing reads it after, no other name holds it, and the result has
+    its dtype: same bits whatever the shape; a local also stored, or a float32 local meeting
+    float64, keeps its array."""
+    x, y = rng_array((n,)), rng_array((n,), seed=1)
+    check(kernels, "local_reused", np.zeros(n), np.zeros(n), x, y)
+    check(kernels, "local_stored_then_scaled", np.zeros(n), np.zeros(n), x)
+    check(kernels, "local_float32_meets_float64", np.zeros(n), x.astype(np.float32), y)
+    check(kernels, "local_float32_meets_float64", np.zeros(n, np.float32), x.astype(np.float32), y.astype(np.float32))
+    base = rng_array((3 * n + 1,))
+    check(kernels, "local_reused", np.zeros(n), np.zeros(n), base[::-3][:n].copy(), y)
+    assert "out=s_2" in said(compiled(kernels, "local_reused"), np.zeros(40), np.zeros(40), x[:1].repeat(40), y[:1].repeat(40))
+    assert "out=" not in said(compiled(kernels, "local_stored_then_scaled"), np.zeros(40), np.zeros(40), np.ones(40))
+    assert "out=" not in said(compiled(kernels, "local_float32_meets_float64"), np.zeros(40),
+                              np.ones(40, np.float32), np.ones(40))
+
+
+OPERATORS = ["+", "-", "*", "/"]
+DTYPES = [np.float64, np.float32]
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(OPERATORS), min_size=3, max_size=3), st.sampled_from(DTYPES),
+       st.sampled_from(DTYPES), st.sampled_from(DTYPES), st.booleans(), st.booleans(), st.booleans(),
+       st.sampled_from([0, 1, 5, 40]), st.sampled_from([0.5, 1e300, 0.0, float("nan")]))
+def test_never_wrong_dead_locals_property(make_module: Callable[[str], types.ModuleType], ops: list[str],
+                                          x_type: type, y_type: type, out_type: type, stored: bool,
+                                          flipped: bool, strided: bool, n: int, s: float) -> None:
+    """A local read by later statements, the last one computing into it where that is exact:
+    random operators, dtypes (float32 locals meeting float64), the local also stored, the
+    local as the right operand, views, overflow and NaN."""
+    last = f"y[i] {ops[2]} t" if flipped else f"t {ops[2]} y[i]"
+    module = make_module(f'''
+        def f(o1, o2, x, y, s):
+            for i in range(len(x)):
+                t = x[i] {ops[0]} y[i]
+                o1[i] = {"t" if stored else f"t {ops[1]} s"}
+                o2[i] = {last}
+        ''')
+    x = rng_array((3 * n,), x_type, seed=n)[::3 if strided else 1][:n]
+    y = rng_array((n,), y_type, seed=n + 1)
+    outputs = [np.result_type(x_type, y_type)] * 2 if stored else [out_type, out_type]
+    for arrays in ((np.zeros(n, outputs[0]), np.zeros(n, outputs[1])),):
+        assert_equivalent(module.f, sc.symbolic(module.f), (*arrays, x, y, s))

@@ -40,6 +40,7 @@ def registered(page: dict[str, object]) -> pipeline.Pass:
     return found  # type: ignore[return-value]
 
 
+@pytest.mark.slow  # compiles the whole corpus twice with the page's pass
 def test_the_page_pass_reports_what_it_changed_and_only_that(page: dict[str, object],
                                                               registered: pipeline.Pass):
     passes = [*pipeline.PASSES, registered]

@@ -75,8 +75,10 @@ _shared_verdicts: contextvars.ContextVar[dict[CalleeKey, CalleeVerdict] | None] 
 @contextlib.contextmanager
 def analyses_shared() -> Iterator[None]:
     """Inside the block (one compilation), the analyses of a function object that does not
-    change are worked out once: its callees' verdicts, its plain locals and its types."""
-    with callee_verdicts_shared(), plain_locals_shared(), types_shared():
+    change are worked out once: its callees' verdicts, its plain locals and its types, and
+    each callee's source is read once (`frontend.sources_shared`)."""
+    with callee_verdicts_shared(), plain_locals_shared(), types_shared(), \
+            frontend.sources_shared():
         yield
 
 

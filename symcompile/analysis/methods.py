@@ -124,3 +124,65 @@ def _never_not_implemented(value: ir.Expr | None, callee: types.FunctionType) ->
             return isinstance(made, type) and _plain_class(made) \
                 and not any("__new__" in klass.__dict__ for klass in made.__mro__[:-1])
     return False
+
+
+# what a value class (passes/unbox_objects.py) must not define: code that would run when
+# an object is made (`__new__`), stored to, read or freed; `object`'s are fixed
+_ABSENT = ("__new__", "__setattr__", "__getattribute__", "__getattr__", "__delattr__",
+           "__del__")
+# what `cls.__dict__.get(name, NOT_DEFINED)` gives for a name the class does not define
+NOT_DEFINED = type("NotDefined", (), {"__repr__": lambda self: "NOT_DEFINED"})()
+
+
+def value_class_intact(cls: type, init: types.FunctionType, fields: list[str]) -> bool:
+    """Whether `cls` is now as `value_class_check` tests: a class made by a `class`
+    statement with no base but `object` and no metaclass, whose own `__init__` is `init`,
+    defining none of `_ABSENT`, no `__slots__` and no class attribute named like a field (a
+    data descriptor would take the field's stores and reads)."""
+    own = cls.__dict__
+    return _plain_class(cls) and cls.__mro__ == (cls, object) and type(cls) is type \
+        and own.get("__init__") is init and "__slots__" not in own \
+        and not any(name in own for name in (*_ABSENT, *fields))
+
+
+def value_class_check(cls: type, own: ir.Expr, init: types.FunctionType,
+                      fields: tuple[str, ...], used: dict[str, types.FunctionType]) -> ir.Expr:
+    """The test that `value_class_intact` still holds and each method in `used` is still the
+    class's own (`own` holds `cls.__dict__`, read before): `len(Vec2.__mro__) == 2`, then
+    reads of the class's dict only (`own.get('__add__', NOT_DEFINED) is add`), which run no
+    code of anyone's, where `Vec2.__add__` would run a descriptor's `__get__`."""
+    def holds(name: str, value: object) -> ir.Expr:
+        read = ir.Call(ir.Attribute(own, "get"), (ir.Const(name), ir.Const(NOT_DEFINED)), ())
+        return ir.Compare(("is",), (read, ir.Const(value)))
+    mro = ir.Call(ir.Const(len), (ir.Attribute(ir.Const(cls), "__mro__"),), ())
+    tests = [ir.Compare(("eq",), (mro, ir.Const(2))),
+             holds("__init__", init), holds("__dict__", cls.__dict__["__dict__"]),
+             *(holds(name, fn) for name, fn in sorted(used.items())),
+             *(holds(name, NOT_DEFINED) for name in (*_ABSENT, *fields))]
+    return ir.BoolOp("and", tuple(tests))
+
+
+def plain_attributes_intact(cls: type, attr: str) -> bool:
+    """Whether reading `attr` of an instance of exactly `cls` reads its `__dict__` and runs no
+    code: `cls` has no base but `object`, and its own dict holds no `__getattribute__` and
+    nothing named `attr` (a data descriptor there would run on the read)."""
+    own = cls.__dict__
+    return _plain_class(cls) and cls.__mro__ == (cls, object) and type(cls) is type \
+        and "__getattribute__" not in own and attr not in own \
+        and isinstance(own.get("__dict__"), types.GetSetDescriptorType)
+
+
+def plain_attributes_check(cls: type, attrs: tuple[str, ...],
+                           used: dict[str, types.FunctionType]) -> ir.Expr:
+    """The test that `plain_attributes_intact` still holds for `attrs` and each method in
+    `used` is still the class's own, reading only the class's dict."""
+    own = ir.Attribute(ir.Const(cls), "__dict__")
+
+    def holds(name: str, value: object) -> ir.Expr:
+        read = ir.Call(ir.Attribute(own, "get"), (ir.Const(name), ir.Const(NOT_DEFINED)), ())
+        return ir.Compare(("is",), (read, ir.Const(value)))
+    mro = ir.Call(ir.Const(len), (ir.Attribute(ir.Const(cls), "__mro__"),), ())
+    return ir.BoolOp("and", (
+        ir.Compare(("eq",), (mro, ir.Const(2))), holds("__dict__", cls.__dict__["__dict__"]),
+        *(holds(name, fn) for name, fn in sorted(used.items())),
+        *(holds(name, NOT_DEFINED) for name in ("__getattribute__", *sorted(set(attrs))))))

@@ -15,6 +15,8 @@ from __future__ import annotations
 import __future__
 
 import ast
+import contextlib
+import contextvars
 import copy
 import dataclasses
 import functools
@@ -86,8 +88,35 @@ def _no_source_error(func: Callable[..., object], why: str) -> SymbolicError:
     )
 
 
+# each function's source read in the current compilation (`sources_shared`), or None outside one
+_shared_sources: contextvars.ContextVar[dict[types.FunctionType, FunctionSource] | None] = \
+    contextvars.ContextVar("symcompile_function_sources", default=None)
+
+
+@contextlib.contextmanager
+def sources_shared() -> Iterator[None]:
+    """Inside the block (one compilation), each function's source is read and parsed once:
+    the passes read the same callees in every round of every pass, and their files are not
+    reread while it runs (a source that cannot be read is tried again each time: it raises)."""
+    token = _shared_sources.set({})
+    try:
+        yield
+    finally:
+        _shared_sources.reset(token)
+
+
 def read_function_source(func: types.FunctionType) -> FunctionSource:
-    """Find, parse and locate `func`'s `def` (or lambda) in its file."""
+    """Find, parse and locate `func`'s `def` (or lambda) in its file (once in a compilation,
+    see `sources_shared`)."""
+    shared = _shared_sources.get()
+    if shared is None or not isinstance(func, types.FunctionType):
+        return _read_function_source(func)
+    if func not in shared:
+        shared[func] = _read_function_source(func)
+    return shared[func]
+
+
+def _read_function_source(func: types.FunctionType) -> FunctionSource:
     if not isinstance(func, types.FunctionType):
         raise SymbolicError(
             f"symcompile compiles Python functions; got {type(func).__name__} {func!r}",

@@ -31,7 +31,9 @@ from .forward_single_uses import forward_single_uses
 from .hoist_globals import hoist_globals
 from .hoist_list_items import hoist_list_items
 from .hoist_loop_invariants import hoist_loop_invariants
+from .hoist_object_reads import hoist_object_reads
 from .inline_calls import inline_calls
+from .interchange_object_loops import interchange_object_loops
 from .inline_map_filter import inline_map_filter
 from .inline_reduce import inline_reduce
 from .iterate_array_recurrences import iterate_array_recurrences
@@ -39,6 +41,7 @@ from .iterate_lists import iterate_lists
 from .propagate import propagate
 from .simplify_algebra import simplify_algebra
 from .speculate_loop_types import speculate_loop_types
+from .unbox_objects import unbox_objects
 from .unroll_loops import unroll_loops
 from .use_cheaper_numpy_calls import use_cheaper_numpy_calls
 from .vectorize_loops import vectorize_loops
@@ -93,6 +96,15 @@ PASSES: tuple[Pass, ...] = (
     # then run the loops that fill a float64 array from its earlier items on Python floats,
     # keeping the loop as written beside the copy (RUN_LAST, as iterate_lists)
     iterate_array_recurrences,
+    # then (RUN_LAST too) keep the fields of value-class objects a loop adds and scales in
+    # locals: it keeps the loop as written beside the copy, which the rounds would rewrite
+    unbox_objects,
+    # and step each object of a list through all its time steps at once, its fields in
+    # locals (RUN_LAST too, for the same reason)
+    interchange_object_loops,
+    # and read a user object's attributes, and test its inlined methods, once before a loop
+    # nest on numbers (RUN_LAST too: it keeps the nest as written beside the copy)
+    hoist_object_reads,
     # then (RUN_LAST too) read the items of private lists a loop cannot change once, before
     # it: it keeps the loop as written beside the copy, whose reads the rounds would hoist
     # again and again
@@ -112,6 +124,7 @@ WEIGH_SPECIALIZATIONS = True
 
 # Passes that run once, after the others have reached their fixed point.
 RUN_LAST: frozenset[Pass] = frozenset({vectorize_loops, iterate_lists, iterate_array_recurrences,
+                                     unbox_objects, interchange_object_loops, hoist_object_reads,
                                      hoist_list_items,
                                      eliminate_temporaries, use_cheaper_numpy_calls})
 
@@ -139,7 +152,7 @@ class PassRun:
 def run_passes(function: ir.Function, passes: Sequence[Pass] = PASSES) -> tuple[ir.Function, list[PassRun]]:
     """Run `passes` over `function` until none changes anything (or for `MAX_ROUNDS` rounds),
     then those of them in `RUN_LAST` once; return the result and the log."""
-    with analyses_shared(), _collector_paused():
+    with analyses_shared(), collector_paused():
         return _run_passes(function, passes)
 
 
@@ -149,13 +162,14 @@ _pauses_lock = threading.Lock()
 
 
 @contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while the passes run: they keep every version
-    of the IR (the log) and make many objects that live for one pass, so collections would
-    come again and again, each walking all of it (a 160-statement function took 30% longer, a
-    4,000-line one twice as long). What they make is freed by reference counting; the
-    collector runs again when the last compilation running ends, if it ran before the first
-    began."""
+def collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while the passes run (and, in
+    `compiler.compile_version`, code generation and loading, which parse and compile the
+    result while the log is alive): they keep every version of the IR (the log) and make many
+    objects that live for one pass, so collections would come again and again, each walking
+    all of it (a 160-statement function took 30% longer, a 4,000-line one twice as long). What
+    they make is freed by reference counting; the collector runs again when the last
+    compilation running ends, if it ran before the first began."""
     with _pauses_lock:
         if _pauses[0] == 0:
             _pauses[1] = gc.isenabled()

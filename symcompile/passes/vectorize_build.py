@@ -19,6 +19,8 @@ import numpy as np
 from .. import ir
 from ..analysis.subscripts import Access, Affine, AtomKey, loop_term, to_expr
 from ..ir.names import fresh_name
+from ..ir.rewrite import statement_expressions, walk_expr
+from .vectorize_math import floating_point_errors_checked
 from .vectorize_nest import Count, EndReduce, Level, Nest, Path, Reduce, Refused, Temp, Write
 
 WrittenKey = tuple[str, tuple[Affine, ...]]
@@ -26,18 +28,28 @@ WrittenKey = tuple[str, tuple[Affine, ...]]
 # turns of `out[i] = a * x[i] + y[i]`; a turn of a kept loop, ~1.5 µs, is ~8 elements)
 MIN_ITERATIONS = 32
 MIN_ELEMENTS_PER_TURN = 8
+# the array operations a last step may compute into a dead temporary (`out=`): the same ufunc
+# `a * b` calls on ndarrays, element by element the same bits and the same errors
+_INTO = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "truediv": np.true_divide}
+# the kind an error-state callback is given → the error state's key for it
+_ERROR_MODES = {"divide by zero": "divide", "overflow": "over", "underflow": "under",
+                "invalid value": "invalid"}
 
 
 def floating_point_errors_recorded() -> Iterator[list[str]]:
     """Run the body of a `for` over this once, with the floating-point errors NumPy would
     report now (those the error state does not ignore: by default overflow, division by zero
     and invalid, not underflow) recorded in the list it yields (`['overflow']`) instead of
-    reported. The error state is restored when the body ends, and when it raises (the
-    generator is closed as the loop is left)."""
+    reported. Every kind is recorded while the body runs, and those the restored state ignores
+    are dropped after it (reading the state, `np.geterr()`, costs ~1 µs: only when something
+    was recorded; a kind it does not know is kept: the loop runs). The error state is restored
+    when the body ends, and when it raises (the generator is closed as the loop is left)."""
     seen: list[str] = []
-    modes = {kind: "ignore" if mode == "ignore" else "call" for kind, mode in np.geterr().items()}
-    with np.errstate(call=lambda kind, _flag: seen.append(kind), **modes):  # type: ignore[arg-type]
+    with np.errstate(call=lambda kind, _flag: seen.append(kind), all="call"):
         yield seen
+    if seen:
+        modes: dict[str, object] = dict(np.geterr())
+        seen[:] = [kind for kind in seen if modes.get(_ERROR_MODES.get(kind, ""), "raise") != "ignore"]
 
 
 class Builder:
@@ -52,6 +64,9 @@ class Builder:
         # the name holding each element written so far, and whether it holds a plain number
         self.written: dict[WrittenKey, tuple[str, bool]] = {}
         self.views: dict[str, str] = {}  # the scalar locals holding a view: of which array
+        # the scalar locals holding a new array of every element (1-D): its dtype
+        self.fresh: dict[str, np.dtype[np.generic]] = {}
+        self.dtypes: dict[int, np.dtype[np.generic]] = {}  # of the array each compute step makes
 
     def build(self) -> tuple[ir.Stmt, ...]:
         loc = self.nest.loop.loc
@@ -59,7 +74,8 @@ class Builder:
         compute, commit = self._statements()
         if self.nest.may_raise_fp:
             errors = fresh_name("fp_errors", self.taken)
-            watch = ir.For(ir.Name(errors), ir.Call(ir.Const(floating_point_errors_recorded), ()),
+            staging = floating_point_errors_checked if self.nest.array_calls else floating_point_errors_recorded
+            watch = ir.For(ir.Name(errors), ir.Call(ir.Const(staging), ()),
                            tuple(compute), (), loc)
             done = (*commit, ir.Assign((ir.Name(flag),), ir.Const(True), loc))
             vector: tuple[ir.Stmt, ...] = (watch, ir.If(ir.Op("not", (ir.Name(errors),)), done, (), loc))
@@ -79,7 +95,9 @@ class Builder:
         commit: list[ir.Stmt] = []
         masks: dict[object, str] = {}  # by the test's identity (a path's: `_where`): its mask's name
         committed: set[str] = set()  # the arrays written by the commits so far
-        for step in self.nest.steps:
+        pairs = self._complements()  # by the `else:` write's position: its `if:` write's
+        held: dict[int, str] = {}  # the value of each `if:` write of a pair, by its position
+        for position, step in enumerate(self.nest.steps):
             compute = loops[-1][1]
             if isinstance(step, Reduce):
                 loops.append((step.level, []))
@@ -94,20 +112,64 @@ class Builder:
                 commit.append(self._count(step, self._where(step.mask, masks, compute, step.loc)))
             else:
                 value = self._cast(step, self._value(step, masks, compute))
-                if self._viewed(value) in committed:  # a slice read after a commit changed it
+                mask = step.mask
+                if position in pairs:  # both values read now, before any commit: no copies
+                    test = self._where(((mask[-1][0], False),), masks, compute, step.loc)
+                    value = ir.Call(ir.Const(np.where), (test, ir.Name(held.pop(pairs[position])), value))
+                    mask = mask[:-1]
+                elif self._viewed(value) in committed:  # a slice read after a commit changed it
                     value = ir.Call(ir.Const(np.copy), (value,))
-                committed.add(step.access.array)
                 temp = fresh_name(f"{step.access.array}_new", self.taken)
                 compute.append(ir.Assign((ir.Name(temp),), value, step.loc))
+                if step.kind.array is not None:
+                    self.dtypes[id(compute[-1])] = step.kind.array.dtype
+                if position in pairs.values():  # committed with the `else:` write
+                    held[position] = temp
+                    continue
+                committed.add(step.access.array)
                 view = self._view(step.access, target=True)
-                if not step.mask:
-                    self.written[(step.access.array, step.access.index)] = (temp, step.kind.array is None)
+                if not mask:
+                    if not step.mask:
+                        self.written[(step.access.array, step.access.index)] = (temp, step.kind.array is None)
                     commit.append(ir.Assign((view,), ir.Name(temp), step.loc))
                     continue
-                where = self._where(step.mask, masks, compute, step.loc)
+                where = self._where(mask, masks, compute, step.loc)
                 commit.append(ir.ExprStmt(ir.Call(ir.Const(np.copyto), (view, ir.Name(temp)),
                                                   (ir.Keyword("where", where),)), step.loc))
-        return loops[0][1], commit
+        return self._into_dead_temporaries(loops[0][1], commit), commit
+
+    def _complements(self) -> dict[int, int]:
+        """The `if:`/`else:` writes stored as one `np.where(mask, first, second)` (the hand's
+        `out[...] = np.where(x < low, low, x)`, one pass instead of two masked copies), by
+        the position of the `else:` write: the `if:` one's. Both store the same element, on
+        paths differing only in the last test's negation, with nothing but scalar locals
+        between them; both values are computed for every element anyway (their errors only
+        recorded), and each is of the array's dtype or becomes it as `where` promotes it.
+        Not on lists (their conversion is weighed by the cost model, which sees `where` as
+        an unknown call: a small loop would no longer pay)."""
+        pairs: dict[int, int] = {}
+        steps = self.nest.steps if not self.nest.lists else []
+        for position, step in enumerate(steps):
+            if not isinstance(step, Write) or not step.mask or step.mask[-1][1]:
+                continue
+            later = next((at for at in range(position + 1, len(steps)) if not isinstance(steps[at], Temp)), None)
+            other = steps[later] if later is not None else None
+            if later is None or not isinstance(other, Write) or other.access != step.access \
+                    or len(other.mask) != len(step.mask) or not other.mask[-1][1]:
+                continue
+            if all(a[0] is b[0] for a, b in zip(step.mask, other.mask)) and other.mask[:-1] == step.mask[:-1] \
+                    and self._selects_exactly(step) and self._selects_exactly(other):
+                pairs[later] = position
+        return pairs
+
+    def _selects_exactly(self, step: Write) -> bool:
+        """Whether `np.where` keeps the value `step` stores as the array's dtype holds it: an
+        array (or NumPy scalar) of that dtype, a plain number cast to it (`_cast`), or a
+        Python float meeting float64 (weak: NEP 50)."""
+        dtype = self.nest.arrays[step.access.array].dtype
+        if step.kind.array is not None:
+            return step.kind.array.dtype == dtype
+        return dtype != np.float64 or step.kind.type is float
 
     def _accumulated(self) -> tuple[list[ir.Stmt], list[ir.Stmt]]:
         """A reduction in order over the kept loops: each written element's array named before
@@ -146,12 +208,48 @@ class Builder:
     def _temp(self, step: Temp) -> ir.Stmt:
         if step.name not in self.temps:
             self.temps[step.name] = fresh_name(step.name, self.taken)
+        name = self.temps[step.name]
         value = self._vector(step.value)
         viewed = self._viewed(value)
-        self.views.pop(self.temps[step.name], None)
+        self.views.pop(name, None)
+        self.fresh.pop(name, None)
         if viewed is not None:
-            self.views[self.temps[step.name]] = viewed
-        return ir.Assign((ir.Name(self.temps[step.name]),), value, self.nest.loop.loc)
+            self.views[name] = viewed
+        assign = ir.Assign((ir.Name(name),), value, self.nest.loop.loc)
+        if step.kind.array is not None:
+            self.dtypes[id(assign)] = step.kind.array.dtype
+            if self._new_full_array(value):
+                self.fresh[name] = step.kind.array.dtype
+        return assign
+
+    def _new_full_array(self, value: ir.Expr) -> bool:
+        """Whether `value` makes a new array of every element of a 1-D nest: an arithmetic
+        operation on a slice moving with the loop (or on such a local)."""
+        return len(self.vector) == 1 and isinstance(value, ir.Op) and value.op in _INTO and any(
+            isinstance(part, ir.Subscript) and isinstance(part.index, ir.Slice)
+            or isinstance(part, ir.Name) and part.id in self.fresh for part in walk_expr(value))
+
+    def _into_dead_temporaries(self, compute: list[ir.Stmt], commit: list[ir.Stmt]) -> list[ir.Stmt]:
+        """Each step `x = a op b` whose operand `a` is a local holding a new array of the
+        result's dtype and shape, read by nothing after it, computes into it (`x = multiply(a,
+        b, out=a)`): one array fewer alive at once (the hand's `s = x * x; ...; out[:] = s *
+        y` frees its temporaries as it goes), the same ufunc on the same elements."""
+        steps = list(compute)
+        if any(isinstance(step, Reduce) for step in self.nest.steps):
+            return steps  # (an accumulator may still be the number it started from)
+        for position, stmt in enumerate(steps):
+            if not isinstance(stmt, ir.Assign) or not isinstance(stmt.value, ir.Op) \
+                    or stmt.value.op not in _INTO or len(stmt.value.args) != 2:
+                continue
+            later = [expr for after in (*steps[position + 1:], *commit) for expr in statement_expressions(after)]
+            for arg in stmt.value.args:
+                if isinstance(arg, ir.Name) and arg.id in self.fresh and self.fresh[arg.id] == self.dtypes.get(id(stmt)) \
+                        and not _reads(later, arg.id) and _only_operated_on(steps[:position], arg.id):
+                    ufunc = ir.Const(_INTO[stmt.value.op])
+                    steps[position] = ir.Assign(stmt.targets, ir.Call(ufunc, stmt.value.args, (ir.Keyword("out", arg),)),
+                                                stmt.loc)
+                    break
+        return steps
 
     def _viewed(self, expr: ir.Expr) -> str | None:
         """The array `expr` is a view of (a slice, transposed or with new axes, or a local
@@ -391,6 +489,25 @@ class Builder:
                     share = ir.Call(ir.Const(np.may_share_memory), (ir.Name(target), ir.Name(other)))
                     checks.append(ir.Op("not", (share,)))
         return checks
+
+
+def _reads(exprs: list[ir.Expr], name: str) -> bool:
+    return any(isinstance(part, ir.Name) and part.id == name for expr in exprs for part in walk_expr(expr))
+
+
+def _only_operated_on(statements: list[ir.Stmt], name: str) -> bool:
+    """Whether every read of `name` in `statements` is an operand of an operator (which makes
+    a new array): no other name holds its array, nor a view of it."""
+    for stmt in statements:
+        for expr in statement_expressions(stmt, targets=False):
+            parts = list(walk_expr(expr))
+            reads = sum(isinstance(part, ir.Name) and part.id == name for part in parts)
+            operands = sum(isinstance(arg, ir.Name) and arg.id == name for part in parts
+                           for arg in (part.args if isinstance(part, ir.Op) else part.operands
+                                       if isinstance(part, ir.Compare) else ()))
+            if reads != operands:
+                return False
+    return True
 
 
 def all_of(checks: list[ir.Expr]) -> ir.Expr:

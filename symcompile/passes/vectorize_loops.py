@@ -12,9 +12,9 @@ What must hold, each checked where it runs or proven here (see docs/rules.md):
   expressions of names the nest does not assign, `len(a)`, `a.shape[k]`: each such name is
   checked to be an `int` on entry) whose innermost body assigns elements of arrays the version
   knows (`out[i, j] = ...`, `out[i][j] += ...`), scalar locals computed afresh each turn, and
-  elements under an `if` (or an if/elif chain) on elements (a mask per branch: `np.copyto(out[
-  ...], value, where=mask)`; in a reduction, `np.where`); an element stored as a plain number
-  and read back is read as the array's element type (`float32(out_new)`);
+  elements under an `if` (or an if/elif chain) on elements (a mask per branch: `copyto(out[
+  ...], v, where=mask)`; `where(mask, a, b)` for an if/else storing one element, and in a
+  reduction); a plain number stored and read back is read as the element type (`float32(x)`);
 - counting reductions: an int local increased by an int constant under element tests, and not
   otherwise touched in the loop (`if s[i - 1] < level <= s[i]: count += 1`), is increased by
   `C * int(count_nonzero(mask))` (Python ints: exact) after the array code;
@@ -37,6 +37,10 @@ What must hold, each checked where it runs or proven here (see docs/rules.md):
   scalars do: `+ - * /` with a float32/float64 result, comparisons, `& | ^ ~` on ints and
   bools, `abs` and unary minus of floats (integer `+ - *` are left alone: a NumPy integer
   scalar warns on overflow, an array wraps silently);
+- with fastmath only (unsafe: the last bits may differ): `math` functions and `**` of float64
+  elements as NumPy ufuncs (`math.exp` → `np.exp`, `vectorize_math`), a body summing into one
+  scalar as `np.dot`/`np.sum`, a matrix product's reduced axis as `a @ b`
+  (`vectorize_reductions`); exceptions, warnings and types stay the loop's;
 - warnings: the element values are computed with NumPy's floating-point errors recorded, not
   reported; if any the error state would report was raised (by default overflow, division by
   zero, invalid), nothing has been written and the loop runs as written, so it warns or raises
@@ -69,7 +73,6 @@ from __future__ import annotations
 
 import builtins
 import itertools
-import math
 
 import numpy as np
 
@@ -99,6 +102,8 @@ from ..ir.rewrite import nested_bodies, unchanged_or_new, walk_expr, walk_statem
 from . import notes
 from .vectorize_build import Builder
 from .vectorize_lists import ListBuilder
+from .vectorize_math import FUNCTIONS, array_function, function_name, ufunc_name
+from .vectorize_reductions import ProductBuilder, ReductionBuilder, is_dot, matmul_operands, summed, sums_elements
 from .vectorize_nest import (
     Count,
     EndReduce,
@@ -108,6 +113,7 @@ from .vectorize_nest import (
     Reduce,
     Refused,
     Temp,
+    Total,
     Write,
     exclusive,
     list_modes,
@@ -226,6 +232,10 @@ class _Vectorizer:
     # ------------------------------------------------------------------ the body
 
     def _body(self, nest: Nest, env: TypeEnv) -> None:
+        total = summed(nest.body)
+        if total is not None and self._local(total[0], nest):
+            self._total(nest, env, *total)
+            return
         temps: dict[str, Known] = {}
         for stmt in nest.body:
             match stmt:
@@ -245,11 +255,32 @@ class _Vectorizer:
                     raise Refused("the body holds {}", _statement_kind(stmt))
         nest.temps = temps
         nest.temp_names |= set(temps)
+        _functions_beside_float64_only(nest)
         self._shape(nest)
         counters = {count.name for count in nest.counts()}
         if counters and (nest.reduced or counters & nest.temp_names):
             raise Refused("counts into {} in a loop that also accumulates or assigns it",
                           ", ".join(sorted(counters)))
+
+    def _total(self, nest: Nest, env: TypeEnv, name: str, sign: int, term: ir.Expr, loc: ir.Loc) -> None:
+        """`s += a[i] * b[i]` as the whole body: `s` a float or int before the loop, the terms
+        float64 elements moving with every loop; summed in another order (`np.dot`), so only
+        under fastmath (`vectorize_reductions`)."""
+        known = env.get(name)
+        if known is None or known.type not in (int, float) or name not in self.bound.get(id(nest.loop), frozenset()):
+            raise Refused("accumulates into {}, not a float before the loop", name)
+        kind = self._element(term, env, nest, {})
+        if kind.array is None or kind.array.dtype != np.float64 or nest.lists:
+            raise Refused("accumulates {} into {}: not a float64 array element", term, name)
+        _functions_beside_float64_only(nest)
+        if self._moves_with((term,), nest, 0) != set(nest.positions()):
+            raise Refused("accumulates {} into {}: a term not moving with every loop", term, name)
+        if not self.function.fastmath:
+            raise Refused("accumulates into {}: np.sum or np.dot would round differently: allowed with "
+                          "fastmath=True", name)
+        nest.relied |= known.arguments
+        nest.total = Total(name, sign, term, loc)
+        nest.inexact.append("np.dot" if is_dot(nest, nest.total) else "np.sum")
 
     def _conditional(self, stmt: ir.If, env: TypeEnv, nest: Nest, temps: dict[str, Known]) -> None:
         """`if t1: ... elif t2: ... else: ...` on elements: each branch's element writes and
@@ -496,6 +527,8 @@ class _Vectorizer:
                 nest.reads.append((access, len(nest.steps)))
                 nest.accesses[id(expr)] = access
                 return Known(ir.ArrayKind(nest.arrays[access.array].dtype, 1, None))
+            case ir.Op("pow", args):  # `a[i] ** 2.0`: NumPy's power, as `math.pow`
+                return self._function_call(expr, np.power, args, env, nest, temps, "**")
             case ir.Op(op, operands) if op in _ARITHMETIC | _BITWISE | {"neg", "invert"}:
                 return self._operation(op, expr, [self._element(x, env, nest, temps) for x in operands], nest)
             case ir.Compare(ops, operands) if len(ops) > 1 and all(op in _COMPARISONS for op in ops):
@@ -521,16 +554,37 @@ class _Vectorizer:
                 if kind.array is None or kind.array.dtype not in _FLOAT_DTYPES:
                     raise Refused("abs of something other than a float array element: {}", expr)
                 return kind
-            case ir.Call(func, (operand,), ()) if self._builtin(func, math.sqrt, nest):
-                # correctly rounded in both (IEEE 754); a negative element makes the scalar
-                # raise ValueError and the array record "invalid", so the loop runs then
-                kind = self._element(operand, env, nest, temps)
-                if kind.array is None or kind.array.dtype != np.float64:
-                    raise Refused("sqrt of something other than a float64 array element: {}", expr)
-                nest.array_calls[id(expr)] = np.sqrt
-                nest.may_raise_fp = True
-                return kind
+            case ir.Call(func, args, ()) if (found := array_function(func, self.function, nest)) is not None:
+                return self._function_call(expr, found, args, env, nest, temps)
         raise Refused("computes {}, which NumPy's array loops may round differently", expr)
+
+    def _function_call(self, expr: ir.Expr, function: object, args: tuple[ir.Expr, ...], env: TypeEnv,
+                       nest: Nest, temps: dict[str, Known], name: str = "") -> Known:
+        """`math.exp(a[i])` → `np.exp` of the slices: of float64 elements (and plain numbers),
+        a float64 (`math.exp` returns a float: it computes as a float64 but for its type,
+        which only a float32 beside it would see, so no such array may be in the nest). A
+        function NumPy rounds differently only under fastmath. Computed under
+        `floating_point_errors_checked`: where the scalar raises, the array records an error
+        and the loop runs (`vectorize_math`)."""
+        ufunc, arity, exact = FUNCTIONS[function]
+        name = name or function_name(function)
+        if len(args) != arity:
+            raise Refused("calls {} with {} arguments", name, len(args))
+        if not exact and not self.function.fastmath:
+            raise Refused("{} on arrays may round differently from {} (last bit): allowed with fastmath=True",
+                          ufunc_name(ufunc), name)
+        kinds = [self._element(arg, env, nest, temps) for arg in args]
+        elements = [kind for kind in kinds if kind.array is not None]
+        if not elements or any(kind.array.dtype != np.float64 for kind in elements) or any(  # type: ignore[union-attr]
+                kind.array is None and kind.type not in (int, float) for kind in kinds):
+            raise Refused("{} of something other than a float64 array element: {}",
+                          name.split(".")[-1], expr)
+        self._ints_in_range(args, kinds, np.dtype(np.float64), nest)
+        nest.array_calls[id(expr)] = ufunc
+        if not exact:
+            nest.inexact.append(ufunc_name(ufunc))
+        nest.may_raise_fp = True
+        return elements[0]
 
     def _operation(self, op: str, expr: ir.Expr, kinds: list[Known], nest: Nest) -> Known:
         result = self._typed(ir.Op(op, _placeholders(kinds)), kinds, expr)
@@ -656,7 +710,12 @@ class _Vectorizer:
             self._dependences(nest)
             self._dead_after(nest)
             self._lists(nest)
-            code = (ListBuilder if nest.lists else Builder)(nest, self.taken).build()
+            product = self.function.fastmath and not nest.lists and matmul_operands(nest) is not None
+            if product:
+                nest.inexact.append("np.matmul")
+            builder = ListBuilder if nest.lists else ReductionBuilder if nest.total else \
+                ProductBuilder if product else Builder
+            code = builder(nest, self.taken).build()
         except Refused as refusal:
             if self.arrays or nest.lists or nest.sized_lists:  # (elsewhere, no array is in sight)
                 notes.missed(RULE, "not vectorized: " + refusal.template, *refusal.subjects, loc=stmt.loc)
@@ -675,6 +734,8 @@ class _Vectorizer:
             return
         if nest.counts():
             raise Refused("counts over Python lists")
+        if nest.array_calls:  # (floats raise where arrays give NaN or inf, errors ignored)
+            raise Refused("calls functions on list elements")
         if set(nest.arrays) != set(nest.lists):
             raise Refused("mixes Python lists and NumPy arrays")
         innermost = [stmt for stmt in walk_statements((nest.loop,)) if isinstance(stmt, ir.For)][-1]
@@ -712,9 +773,15 @@ def _rule_name(nest: Nest) -> str:
     arrays)`, each followed by `, on lists converted on entry (c, A, B)` for lists;
     `counting reduction into count` (`element map, counting into count` beside writes)."""
     counters = ", ".join(sorted({count.name for count in nest.counts()}))
+    names = list(dict.fromkeys(nest.inexact))  # (at most two named: a note is one short line)
+    listed = ", ".join(names[:2]) + (f" and {len(names) - 2} more" if len(names) > 2 else "")
+    fastmath = f" with {listed} (fastmath: may differ in the last bit)" if names else ""
+    if nest.total:
+        loops = f" over {len(nest.levels)} loops" if len(nest.levels) > 1 else ""
+        return f"sum into {nest.total.name}{loops}{fastmath}"
     if counters and not nest.writes():
         return f"counting reduction into {counters}"
-    name = _nest_kind(nest) + (f", counting into {counters}" if counters else "")
+    name = _nest_kind(nest) + (f", counting into {counters}" if counters else "") + fastmath
     return f"{name}, on lists converted on entry ({', '.join(nest.lists)})" if nest.lists else name
 
 
@@ -724,7 +791,17 @@ def _nest_kind(nest: Nest) -> str:
         return "element map" if len(vector) == 1 else f"element map over {len(vector)} loops"
     kept = ", ".join(level.var for level in nest.levels if level.var in nest.reduced)
     arrays = ", ".join(level.var for level in vector)
+    if "np.matmul" in nest.inexact:
+        return f"matrix product over {kept}"
     return f"reduction in order over {kept} (loop{'s' if len(vector) > 1 else ''} {arrays} as arrays)"
+
+
+def _functions_beside_float64_only(nest: Nest) -> None:
+    """`math.exp(a[i]) * b[i]` is a float times a float32 element: a float32 (NEP 50), where
+    the arrays would compute a float64: functions only in nests of no other float arrays."""
+    if nest.array_calls and any(kind.dtype.kind == "f" and kind.dtype != np.float64
+                                for kind in nest.arrays.values()):
+        raise Refused("calls {} beside float32 elements", min(map(function_name, nest.array_calls.values())))
 
 
 def _placeholders(kinds: list[Known]) -> tuple[ir.Expr, ...]:
@@ -771,12 +848,13 @@ def _stored(stmt: ir.Stmt) -> tuple[ir.Subscript, ir.Expr]:
 
 def _candidate(loop: ir.For) -> bool:
     """Whether the loop is over `range` and assigns an element, or counts under an `if`,
-    somewhere: a candidate."""
-    return any(isinstance(stmt, (ir.Assign, ir.AugAssign)) and any(
+    somewhere, or its innermost body sums elements (`s += a[i]`): a candidate."""
+    return (any(isinstance(stmt, (ir.Assign, ir.AugAssign)) and any(
         isinstance(target, ir.Subscript) for target in (
             stmt.targets if isinstance(stmt, ir.Assign) else (stmt.target,)))
         or isinstance(stmt, ir.If) and any(_counted(inner) is not None for inner in stmt.body + stmt.orelse)
-        for stmt in walk_statements(loop.body)) and isinstance(loop.iter, ir.Call)
+        for stmt in walk_statements(loop.body)) or sums_elements(loop)) \
+        and isinstance(loop.iter, ir.Call)
 
 
 def vectorize_loops(function: ir.Function) -> ir.Function:

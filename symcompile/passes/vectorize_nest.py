@@ -88,6 +88,17 @@ class Temp:
 
 
 @dataclass(frozen=True)
+class Total:
+    """`name += term` (`sign` -1 for `-=`) as the nest's whole body: a sum reordered under
+    fastmath (`vectorize_reductions`)."""
+
+    name: str
+    sign: int
+    term: ir.Expr
+    loc: ir.Loc
+
+
+@dataclass(frozen=True)
 class Reduce:
     """The steps up to the matching `EndReduce` run inside `for level.var in level.iter`."""
 
@@ -120,6 +131,8 @@ class Nest:
     # calls of `math` functions computed on arrays by the NumPy function giving the same bits
     # (`math.sqrt` → `np.sqrt`), by the call's identity
     array_calls: dict[int, object] = field(default_factory=dict)
+    # the NumPy functions among them rounding differently (`np.exp`), allowed by fastmath
+    inexact: list[str] = field(default_factory=list)
     relied: set[str] = field(default_factory=set)
     may_raise_fp: bool = False
     temps: dict[str, Known] = field(default_factory=dict)  # the scalar locals of the body
@@ -131,6 +144,7 @@ class Nest:
     # `len` a bound reads (each checked to be a list before it is taken)
     lists: dict[str, int] = field(default_factory=dict)
     sized_lists: set[str] = field(default_factory=set)
+    total: Total | None = None  # the whole body sums into a scalar (under fastmath)
     turn_cost: float = 0.0  # ns a turn of the innermost loop costs (cost model): for lists
 
     def positions(self) -> dict[str, int]:

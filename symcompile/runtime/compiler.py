@@ -147,7 +147,13 @@ def kept_as_written(source: frontend.FunctionSource, note: str,
 
 def compile_version(source: Source, options: Options, loading: Loading | None = None) -> Version:
     """`source` compiled with `options`: front end, passes, code generation, and with
-    `loading` the checks on entry and the loaded function."""
+    `loading` the checks on entry and the loaded function (the garbage collector paused
+    throughout, `pipeline.collector_paused`)."""
+    with pipeline.collector_paused():
+        return _compiled_version(source, options, loading)
+
+
+def _compiled_version(source: Source, options: Options, loading: Loading | None) -> Version:
     before, after, log = _optimized(source, options)
     if options.finish is not None:
         finished = options.finish(after)

@@ -1,7 +1,9 @@
 # An `if` on elements becomes a mask: both branches' values are computed for every element,
 # with floating-point errors only recorded (a division by zero the loop would skip sends the
-# call to the loop, which never divides), then written where the mask says (`np.copyto(...,
-# where=mask)`). A statement after the `if` reading what it may have written stays a loop.
+# call to the loop, which never divides), then written where the mask says: an `if`/`else`
+# storing the same element as one `np.where(mask, ...)` of both values (one store), other
+# writes with `np.copyto(..., where=mask)`. A statement after the `if` reading what it may
+# have written stays a loop.
 def clip(out: "float64[n]", a: "float64[n]", level: float):
     for i in range(len(a)):
         if a[i] < level:
@@ -16,10 +18,9 @@ def clip(out: 'float64[n]', a: 'float64[n]', level: float):
         for fp_errors in floating_point_errors_recorded():
             mask = a[0:len(a)] < level
             out_new = level
-            out_new_2 = a[0:len(a)] * 2.0
+            out_new_2 = where(mask, out_new, a[0:len(a)] * 2.0)
         if not fp_errors:
-            copyto(out[0:len(a)], out_new, where=mask)
-            copyto(out[0:len(a)], out_new_2, where=~mask)
+            out[0:len(a)] = out_new_2
             vectorized = True
     if not vectorized:
         for i in range(len(a)):
