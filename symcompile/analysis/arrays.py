@@ -17,7 +17,7 @@ import numpy as np
 from .. import ir
 from ..ir.names import local_names, parameter_names, untracked_names
 from ..ir.rewrite import statement_expressions, walk_expr, walk_statements
-from .value_types import ARRAY_UFUNCS, COMPARISON_UFUNCS
+from .value_types import ARRAY_UFUNCS, COMPARISON_UFUNCS, REDUCING_METHODS, REDUCTIONS
 
 # ufuncs whose every NumPy loop gives the same bits for real dtypes, so that computing into an
 # operand (which may take another loop: SIMD or not, by overlap and length) cannot change a
@@ -63,10 +63,21 @@ def array_operation(expr: ir.Expr) -> tuple[np.ufunc | None, tuple[ir.Expr, ...]
     return None
 
 
+def reduced(expr: ir.Expr) -> ir.Expr | None:
+    """The array a whole-array reduction reads (`np.sum(e)`, `e.max()`), which keeps no
+    reference to it (when it is an array: the reduction's result is a new NumPy scalar)."""
+    match expr:
+        case ir.Call(ir.Const(function), (operand,), ()) if function in REDUCTIONS:
+            return operand
+        case ir.Call(ir.Attribute(operand, method), (), ()) if method in REDUCING_METHODS:
+            return operand
+    return None
+
+
 def private_arrays(function: ir.Function) -> set[str]:
     """Locals whose arrays nothing else can see: every assignment is an operation's result
     (or an in-place operator) and every read is an operand of an operation (a comparison
-    too)."""
+    too) or the array a reduction reads (`np.sum(e)`)."""
     mentioned: Counter[str] = Counter()
     allowed: Counter[str] = Counter()  # as a whole target of those assignments, or an operand
     for stmt in walk_statements(function.body):
@@ -81,6 +92,8 @@ def private_arrays(function: ir.Function) -> set[str]:
                     mentioned[node.id] += 1
                 found = array_operation(node)
                 allowed.update(arg.id for arg in (found[1] if found else ()) if isinstance(arg, ir.Name))
+                if isinstance(operand := reduced(node), ir.Name):
+                    allowed[operand.id] += 1
     candidates = local_names(function) - set(parameter_names(function)) - untracked_names(function)
     return {name for name in candidates if mentioned[name] == allowed[name]}
 

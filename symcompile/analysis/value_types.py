@@ -11,7 +11,8 @@ float beside a float32 array stays float32). They flow through assignments, bran
 loops. A fact that rests on an argument's type remembers that argument, so a rewrite relying on
 it can have the argument's type checked on entry.
 
-Everything else (calls, subscripts, NumPy scalars, names opaque code touches) is unknown, and
+A whole-array reduction (`np.sum(a)`, `a.max()`) of a known array is the NumPy scalar NumPy
+gives for its dtype. Everything else (other calls, subscripts, names opaque code touches) is unknown, and
 unknown is always safe: a rule that needs a type does not fire. An array's dtype and dimensions
 are taken never to change (code setting `.shape` or `.dtype` is not rewritten).
 """
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import functools
 import math
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Mapping, Sequence
@@ -49,6 +51,15 @@ _FLOAT_FUNCTIONS = frozenset({
     math.tanh, math.asinh, math.acosh, math.atanh, math.hypot, math.fabs, math.pow, math.copysign,
     math.fmod, math.degrees, math.radians, math.erf, math.erfc, math.gamma, math.lgamma,
 })
+# NumPy's whole-array reductions (no axis): the NumPy scalar each gives depends on the array's
+# dtype only (`np.sum` of a float64 array is an np.float64, of an int8 array an np.int64;
+# `np.max` of an empty array raises), so it is found by reducing a one-element array
+REDUCTIONS: frozenset[Callable[..., object]] = frozenset({
+    np.sum, np.prod, np.max, np.min, np.amax, np.amin, np.mean, np.std, np.var})
+# the same reductions as methods of an array (`a.sum()`)
+REDUCING_METHODS: dict[str, Callable[..., object]] = {
+    "sum": np.sum, "prod": np.prod, "max": np.max, "min": np.min, "mean": np.mean, "std": np.std,
+    "var": np.var}
 # the ufunc a comparison applies when an operand is an array
 COMPARISON_UFUNCS: dict[str, np.ufunc] = {
     "lt": np.less, "le": np.less_equal, "gt": np.greater, "ge": np.greater_equal,
@@ -150,6 +161,19 @@ def _new_array(dtype: np.dtype[np.generic], operands: list[Known]) -> Known:
 # NumPy's constructors of a new array of a shape, and of one like another array
 _FILLED_ARRAYS = frozenset({np.zeros, np.empty, np.ones})
 _ARRAYS_LIKE = frozenset({np.zeros_like, np.empty_like, np.ones_like})
+
+
+@functools.cache
+def _reduced_type(function: Callable[..., object], dtype: np.dtype[np.generic]) -> type:
+    return type(function(np.ones(1, dtype)))
+
+
+def _reduction(function: Callable[..., object], operand: Known | None) -> Known | None:
+    """`np.sum(a)` (or another of `REDUCTIONS`) of an array `a` of a known kind: a NumPy
+    scalar of the type NumPy gives for a's dtype."""
+    if operand is None or operand.array is None:
+        return None
+    return Known(_reduced_type(function, operand.array.dtype), operand.arguments)
 
 
 def _fresh_copy(original: Known | None, keep_layout: bool) -> Known | None:
@@ -344,6 +368,10 @@ class Typer:
                                                            if kw.name == "dtype")), keywords)
                 case ir.Call(ir.Const(function), (like,), ()) if function in _ARRAYS_LIKE:
                     known = _fresh_copy(self.of(like), keep_layout=True)
+                case ir.Call(ir.Const(function), (operand,), ()) if function in REDUCTIONS:
+                    known = _reduction(function, self.of(operand))
+                case ir.Call(ir.Attribute(owner, method), (), ()) if method in REDUCING_METHODS:
+                    known = _reduction(REDUCING_METHODS[method], self.of(owner))
                 case ir.Call(ir.Attribute(owner, "copy"), (), ()):
                     known = _fresh_copy(self.of(owner), keep_layout=False)
                 case ir.Subscript(ir.Attribute(owner, "shape"), ir.Const(int() as axis)):

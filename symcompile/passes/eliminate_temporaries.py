@@ -64,6 +64,7 @@ from ..analysis.arrays import (
     holds_result,
     may_reshape_arrays,
     private_arrays,
+    reduced,
 )
 from ..analysis.value_types import (
     Known,
@@ -206,8 +207,9 @@ class _Lowering:
                            for i in range(len(args))]
         operands = [self.lower(arg, work, not later_operation[i]) for i, arg in enumerate(args)]
         for arg in args:
-            if isinstance(arg, ir.Name) and arg.id in work.reads_left:
-                self._used(arg.id, work)
+            read = reduced(arg) or arg  # `e / sum(e)`: the sum is done before the division runs
+            if isinstance(read, ir.Name) and read.id in work.reads_left:
+                self._used(read.id, work)
         kind = known.array
         usable = ufunc is not None and kind.shape is not None and kind.contiguous \
             and exact_in_place(ufunc, kind)

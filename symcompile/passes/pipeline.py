@@ -36,6 +36,7 @@ from .inline_calls import inline_calls
 from .interchange_object_loops import interchange_object_loops
 from .inline_map_filter import inline_map_filter
 from .inline_reduce import inline_reduce
+from .iterate_array_recurrences import iterate_array_recurrences
 from .iterate_lists import iterate_lists
 from .propagate import propagate
 from .simplify_algebra import simplify_algebra
@@ -92,6 +93,9 @@ PASSES: tuple[Pass, ...] = (
     # then run the loops left over float64 arrays over their Python floats: it keeps the loop
     # as written beside the copy, which the passes in the rounds would rewrite again and again
     iterate_lists,
+    # then run the loops that fill a float64 array from its earlier items on Python floats,
+    # keeping the loop as written beside the copy (RUN_LAST, as iterate_lists)
+    iterate_array_recurrences,
     # then (RUN_LAST too) keep the fields of value-class objects a loop adds and scales in
     # locals: it keeps the loop as written beside the copy, which the rounds would rewrite
     unbox_objects,
@@ -119,8 +123,8 @@ PASSES: tuple[Pass, ...] = (
 WEIGH_SPECIALIZATIONS = True
 
 # Passes that run once, after the others have reached their fixed point.
-RUN_LAST: frozenset[Pass] = frozenset({vectorize_loops, iterate_lists, unbox_objects,
-                                     interchange_object_loops, hoist_object_reads,
+RUN_LAST: frozenset[Pass] = frozenset({vectorize_loops, iterate_lists, iterate_array_recurrences,
+                                     unbox_objects, interchange_object_loops, hoist_object_reads,
                                      hoist_list_items,
                                      eliminate_temporaries, use_cheaper_numpy_calls})
 
