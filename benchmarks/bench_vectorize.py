@@ -8,12 +8,15 @@ of floats and lists of lists (converted on entry where it pays), running sums an
 accumulations), and recurrences that must stay loops; and, compiled with `fastmath=True`, maps
 of `math.exp` and sums into a scalar, checked close rather than by bits), with a hand-vectorized reference that
 computes the same floating-point operations in the same order for every element, so all three
-variants write bit-identical arrays (checked before timing, by bits). Three variants, timed
+variants write bit-identical arrays (checked before timing, by bits). The variants, timed
 round-robin:
 
 * ``original``  - the loop as written;
 * ``compiled``  - ``symcompile.symbolic(kernel)``, which vectorizes what it can prove safe;
-* ``hand``      - the hand-vectorized reference.
+* ``hand``      - the hand-vectorized reference;
+* ``numba``     - ``numba.njit`` of the loop, where numba is installed (not a dependency):
+  its speedup over the original, or why it has none (it does not compile the kernel, or its
+  results differ: it may fuse `a * b + c`).
 
 Reported per kernel: compiled/original and compiled/hand as speedups, side by side: the median
 of the per-repeat ratios (`paired_ratios`: the variants of one repeat run back to back and share
@@ -37,6 +40,7 @@ hand at least 0.8x; for the loops that must stay loops, compiled at least 0.97x 
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import statistics
 import traceback
@@ -55,7 +59,7 @@ except ImportError:  # (not on Windows: no page-fault counts)
 NAME = "vectorize"
 DESCRIPTION = "loops over array indices: original vs compiled (vectorize_loops) vs hand-vectorized"
 
-ORIGINAL, COMPILED, HAND = "original", "compiled", "hand"
+ORIGINAL, COMPILED, HAND, NUMBA = "original", "compiled", "hand", "numba"
 TARGET_VS_ORIGINAL = 10.0
 TARGET_VS_HAND = 0.8
 TARGET_REFUSED = 0.97
@@ -652,6 +656,21 @@ def _check(kernel: Kernel, variants: dict[str, Callable[..., object]]) -> list[s
             if not all(map(same, expected, _outputs(kernel, function)))]
 
 
+def numba_variant(kernel: Kernel) -> tuple[Callable[..., object] | None, str]:
+    """``numba.njit`` of the loop (``fastmath=`` as the kernel) if numba is installed and
+    compiles it; else None and why not (it refuses lists of lists, for one)."""
+    if importlib.util.find_spec("numba") is None:
+        return None, "-"
+    import numba
+
+    jitted = numba.njit(fastmath=kernel.fastmath)(kernel.original)
+    try:
+        _outputs(kernel, jitted)
+    except Exception as exc:  # noqa: BLE001 - numba's refusal is a finding, not a failure
+        return None, type(exc).__name__[:12]
+    return jitted, ""
+
+
 def run_kernel(kernel: Kernel, config: BenchConfig) -> tuple[float, float] | None:
     """Check and time one kernel; (compiled/original, compiled/hand) as speedups."""
     import symcompile as sc
@@ -659,7 +678,14 @@ def run_kernel(kernel: Kernel, config: BenchConfig) -> tuple[float, float] | Non
     settle_the_heap()
     compiled = sc.symbolic(fastmath=kernel.fastmath)(kernel.original)
     variants = {ORIGINAL: kernel.original, COMPILED: compiled, HAND: kernel.hand}
+    jitted, numba_note = numba_variant(kernel)
+    if jitted is not None:
+        variants[NUMBA] = jitted
     wrong = _check(kernel, variants)  # also compiles
+    if NUMBA in wrong:  # numba's own rounding (it may contract a * b + c): shown, not timed
+        wrong.remove(NUMBA)
+        del variants[NUMBA]
+        numba_note = "differs"
     if wrong:
         print(f"  {kernel.name}: NOT bit-identical: {', '.join(wrong)}")
         return None
@@ -670,9 +696,11 @@ def run_kernel(kernel: Kernel, config: BenchConfig) -> tuple[float, float] | Non
     vs_hand = statistics.median(paired_ratios(samples, HAND, COMPILED))
     faults = f"{faults_per_call(compiled, args):.0f}/{faults_per_call(kernel.hand, args):.0f}"
     kind = "fastmath" if kernel.fastmath else "vectorizable" if kernel.vectorizable else "stays a loop"
+    if NUMBA in variants:
+        numba_note = f"{statistics.median(paired_ratios(samples, ORIGINAL, NUMBA)):.2f}x"
     print(f"  {kernel.name:<24} {kind:<13} {vs_original:9.2f}x {vs_hand:9.2f}x "
           f"{stats[ORIGINAL].median / 1e3:12.1f} {stats[COMPILED].median / 1e3:12.1f} "
-          f"{stats[HAND].median / 1e3:12.1f} {faults:>9}")
+          f"{stats[HAND].median / 1e3:12.1f} {faults:>9} {numba_note:>12}")
     return vs_original, vs_hand
 
 
@@ -682,7 +710,7 @@ def run(config: BenchConfig) -> int:
     print(f"sizes: 1-D {N:,} elements, 2-D {M}x{M}, pairwise {P} points; {config.repeats} "
           "round-robin repeats, medians; every variant checked bit-identical first")
     print(f"  {'kernel':<24} {'kind':<13} {'vs orig':>10} {'vs hand':>10} "
-          f"{'orig µs':>12} {'compiled µs':>12} {'hand µs':>12} {'faults c/h':>9}")
+          f"{'orig µs':>12} {'compiled µs':>12} {'hand µs':>12} {'faults c/h':>9} {'numba':>12}")
     results: dict[str, tuple[float, float]] = {}
     failed = False
     for kernel in KERNELS:
