@@ -310,3 +310,26 @@ def test_never_slower_a_loop_iterate_lists_took_is_left_to_it(
     source = sc.source(compiled, np.linspace(0.0, 1.0, 100), 0.3)
     assert source.count(".tolist()") == 1 and "may_share_memory" not in source
     assert_equivalent(module.ema, compiled, (np.linspace(0.0, 1.0, 100), 0.3))
+
+
+TWO_LOCALS = '''
+def two_locals(out, a, s):
+    acc = a[0]
+    for i in range(1, len(out) - 1):
+        acc = acc + (a[i] - 0.5)
+        t = acc * s
+        out[i] = t
+    return acc
+'''
+
+
+def test_never_wrong_two_locals_each_tested_compile(make_module: Callable[[str], types.ModuleType]) -> None:
+    """Each local the loop assigns is tested finite, and each test leaves the loop by its own
+    statements (one shared `t_3 = True; break` once stood at two places: the verifier refused
+    the function, found by the array-loop fuzz, seed 291)."""
+    module = make_module(TWO_LOCALS)
+    compiled = sc.symbolic(passes=WITHOUT_VECTORIZE)(module.two_locals)
+    args = (np.zeros(100), np.linspace(0.0, 3.0, 100), 0.5)
+    assert "tolist" in sc.source(compiled, *args)
+    assert_equivalent(module.two_locals, compiled, args)
+    assert_equivalent(module.two_locals, compiled, (np.zeros(100), np.full(100, 1e308), 4.0))

@@ -377,7 +377,9 @@ class _Recurrences:
                     return floats[name]
             return expr
 
-        bail = (ir.Assign((failed,), ir.Const(True), loc), ir.Break(loc))
+        def bail() -> tuple[ir.Stmt, ...]:  # new statements at each test: no object at two places
+            return ir.Assign((failed,), ir.Const(True), loc), ir.Break(loc)
+
         body: list[ir.Stmt] = []
         for target, value in shape.steps:
             value = read(value)
@@ -386,7 +388,7 @@ class _Recurrences:
                 test: ir.Expr = ir.Compare(("ne",), (ir.Op("sub", (target, target)), ir.Const(0.0)))
                 if target.id in shape.divisors:
                     test = ir.BoolOp("or", (test, ir.Compare(("eq",), (target, ir.Const(0.0)))))
-                body.append(ir.If(test, bail, (), loc))
+                body.append(ir.If(test, bail(), (), loc))
             else:
                 assert isinstance(target, ir.Subscript) and isinstance(target.value, ir.Name)
                 if target.value.id in shape.forwarded:
