@@ -29,15 +29,8 @@ def _faithful_source(name: str) -> str:
     return _faithful[name]
 
 
-# The quick tier runs every pass over every third corpus entry; the full suite (`slow` too)
-# over all of them (the 4,800 compilations were a fifth of the quick tier's time).
-QUICK_EVERY = 3
-
-
 @pytest.mark.parametrize("run_pass", pipeline.PASSES, ids=[p.__name__ for p in pipeline.PASSES])
-@pytest.mark.parametrize("name", [
-    pytest.param(name, marks=() if index % QUICK_EVERY == 0 else pytest.mark.slow)
-    for index, name in enumerate(CORPUS_NAMES)])
+@pytest.mark.parametrize("name", CORPUS_NAMES)
 def test_pass_alone_matches_original(name: str, run_pass: pipeline.Pass) -> None:
     compiled = sc.symbolic(CORPUS_BY_NAME[name], passes=[run_pass])
     source = str(compiled.source)
