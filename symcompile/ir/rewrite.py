@@ -259,6 +259,19 @@ def map_statements(body: tuple[ir.Stmt, ...], fn: Callable[[ir.Stmt], ir.Stmt]) 
     return unchanged_or_new(body, [visit(stmt) for stmt in body])
 
 
+def expand_statements(body: tuple[ir.Stmt, ...],
+                      fn: Callable[[ir.Stmt], tuple[ir.Stmt, ...] | None]) -> tuple[ir.Stmt, ...]:
+    """Replace every statement, innermost bodies first, by the statements `fn` gives for it
+    (None: kept as it is); `body` itself if nothing changed."""
+    result: list[ir.Stmt] = []
+    for stmt in body:
+        bodies = nested_bodies(stmt)
+        if bodies:
+            stmt = with_bodies(stmt, expand_statements(bodies[0], fn), expand_statements(bodies[1], fn))
+        result += fn(stmt) or (stmt,)
+    return unchanged_or_new(body, result)
+
+
 def copy_statements(body: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
     """New statement objects equal to those of `body` (nested ones too), for a pass that puts
     a body in a second place: analyses key what holds at a statement by its identity, so each

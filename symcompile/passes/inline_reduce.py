@@ -50,7 +50,7 @@ import functools
 from .. import ir
 from ..frontend.build import build_expr
 from ..ir.names import all_names, fresh_name, node_kinds, written_names
-from ..ir.rewrite import nested_bodies, unchanged_or_new, with_bodies
+from ..ir.rewrite import expand_statements
 from . import notes
 
 _SCOPES_AND_BINDINGS = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp,
@@ -135,14 +135,7 @@ class _Inliner:
                 kept)
 
     def block(self, body: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
-        result: list[ir.Stmt] = []
-        for stmt in body:
-            bodies = nested_bodies(stmt)
-            if bodies:
-                stmt = with_bodies(stmt, self.block(bodies[0]), self.block(bodies[1]))
-            rewritten = self.statement(stmt) if isinstance(stmt, ir.Return) else None
-            result += rewritten or (stmt,)
-        return unchanged_or_new(body, result)
+        return expand_statements(body, lambda stmt: self.statement(stmt) if isinstance(stmt, ir.Return) else None)
 
 
 def inline_reduce(function: ir.Function) -> ir.Function:

@@ -94,8 +94,8 @@ from .. import ir
 from ..analysis import methods
 from ..analysis.value_classes import ValueClass, value_class
 from ..ir.names import all_names, bound_on_entry, fresh_name, introspects, node_kinds
-from ..ir.rewrite import (copy_statements, nested_bodies, statement_expressions,
-                          unchanged_or_new, walk_expr, walk_statements, with_bodies)
+from ..ir.rewrite import (copy_statements, expand_statements, statement_expressions, walk_expr,
+                          walk_statements)
 from . import notes
 
 _ARITHMETIC = frozenset({"add", "sub", "mul"})
@@ -194,14 +194,7 @@ class _Interchanger:
         self.classes = _constructed_classes(function)
 
     def block(self, body: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
-        result: list[ir.Stmt] = []
-        for stmt in body:
-            bodies = nested_bodies(stmt)
-            if bodies:
-                stmt = with_bodies(stmt, self.block(bodies[0]), self.block(bodies[1]))
-            rewritten = self.nest(stmt) if isinstance(stmt, ir.For) else None
-            result += rewritten or (stmt,)
-        return unchanged_or_new(body, result)
+        return expand_statements(body, lambda stmt: self.nest(stmt) if isinstance(stmt, ir.For) else None)
 
     def nest(self, outer: ir.For) -> tuple[ir.Stmt, ...] | None:
         """The nest with each object's steps at once, behind its tests, or None."""

@@ -92,10 +92,9 @@ from .. import ir
 from ..analysis import cost, methods
 from ..analysis.value_classes import ValueClass, function_ir as _ir_of, value_class
 from ..ir.names import (all_names, assigned_names, bound_on_entry, fresh_name, introspects,
-                        node_kinds,
-                        untracked_names)
-from ..ir.rewrite import (copy_statements, nested_bodies, statement_expressions,
-                          unchanged_or_new, walk_expr, walk_statements, with_bodies)
+                        node_kinds, untracked_names)
+from ..ir.rewrite import (copy_statements, expand_statements, statement_expressions, walk_expr,
+                          walk_statements)
 from . import notes
 
 _ARITHMETIC = frozenset({"add", "sub", "mul"})
@@ -273,14 +272,7 @@ class _Unboxer:
             and isinstance(n.func, (ir.Name, ir.Const))) if vc is not None}
 
     def block(self, body: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
-        result: list[ir.Stmt] = []
-        for stmt in body:
-            bodies = nested_bodies(stmt)
-            if bodies:
-                stmt = with_bodies(stmt, self.block(bodies[0]), self.block(bodies[1]))
-            rewritten = self.loop(stmt) if isinstance(stmt, ir.For) else None
-            result += rewritten or (stmt,)
-        return unchanged_or_new(body, result)
+        return expand_statements(body, lambda stmt: self.loop(stmt) if isinstance(stmt, ir.For) else None)
 
     def loop(self, loop: ir.For) -> tuple[ir.Stmt, ...] | None:
         """The loop with a fast copy on unboxed objects, or None."""
