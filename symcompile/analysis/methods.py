@@ -20,6 +20,7 @@ would raise AttributeError (the operation as written raises the TypeError Python
 from __future__ import annotations
 
 import types
+from typing import Iterable
 
 from .. import ir
 from ..ir.ops import OPS, binary_methods
@@ -152,18 +153,22 @@ def value_class_intact(cls: type, init: types.FunctionType, fields: list[str]) -
 def value_class_check(cls: type, own: ir.Expr, init: types.FunctionType,
                       fields: tuple[str, ...], used: dict[str, types.FunctionType]) -> ir.Expr:
     """The test that `value_class_intact` still holds and each method in `used` is still the
-    class's own (`own` holds `cls.__dict__`, read before): `len(Vec2.__mro__) == 2`, then
-    reads of the class's dict only (`own.get('__add__', NOT_DEFINED) is add`), which run no
-    code of anyone's, where `Vec2.__add__` would run a descriptor's `__get__`."""
+    class's own (`own` holds `cls.__dict__`, read before)."""
+    return _own_dict_check(cls, own, (
+        ("__init__", init), ("__dict__", cls.__dict__["__dict__"]), *sorted(used.items()),
+        *((name, NOT_DEFINED) for name in (*_ABSENT, *fields))))
+
+
+def _own_dict_check(cls: type, own: ir.Expr, expected: Iterable[tuple[str, object]]) -> ir.Expr:
+    """`len(Vec2.__mro__) == 2`, then for each name and value `own.get(name, NOT_DEFINED) is
+    value` (`own` holds `cls.__dict__`): reads of the class's own dict, which run no code of
+    anyone's, where `Vec2.__add__` would run a descriptor's `__get__`."""
     def holds(name: str, value: object) -> ir.Expr:
         read = ir.Call(ir.Attribute(own, "get"), (ir.Const(name), ir.Const(NOT_DEFINED)), ())
         return ir.Compare(("is",), (read, ir.Const(value)))
     mro = ir.Call(ir.Const(len), (ir.Attribute(ir.Const(cls), "__mro__"),), ())
-    tests = [ir.Compare(("eq",), (mro, ir.Const(2))),
-             holds("__init__", init), holds("__dict__", cls.__dict__["__dict__"]),
-             *(holds(name, fn) for name, fn in sorted(used.items())),
-             *(holds(name, NOT_DEFINED) for name in (*_ABSENT, *fields))]
-    return ir.BoolOp("and", tuple(tests))
+    return ir.BoolOp("and", (ir.Compare(("eq",), (mro, ir.Const(2))),
+                             *(holds(name, value) for name, value in expected)))
 
 
 def plain_attributes_intact(cls: type, attr: str) -> bool:
@@ -180,13 +185,6 @@ def plain_attributes_check(cls: type, attrs: tuple[str, ...],
                            used: dict[str, types.FunctionType]) -> ir.Expr:
     """The test that `plain_attributes_intact` still holds for `attrs` and each method in
     `used` is still the class's own, reading only the class's dict."""
-    own = ir.Attribute(ir.Const(cls), "__dict__")
-
-    def holds(name: str, value: object) -> ir.Expr:
-        read = ir.Call(ir.Attribute(own, "get"), (ir.Const(name), ir.Const(NOT_DEFINED)), ())
-        return ir.Compare(("is",), (read, ir.Const(value)))
-    mro = ir.Call(ir.Const(len), (ir.Attribute(ir.Const(cls), "__mro__"),), ())
-    return ir.BoolOp("and", (
-        ir.Compare(("eq",), (mro, ir.Const(2))), holds("__dict__", cls.__dict__["__dict__"]),
-        *(holds(name, fn) for name, fn in sorted(used.items())),
-        *(holds(name, NOT_DEFINED) for name in ("__getattribute__", *sorted(set(attrs))))))
+    return _own_dict_check(cls, ir.Attribute(ir.Const(cls), "__dict__"), (
+        ("__dict__", cls.__dict__["__dict__"]), *sorted(used.items()),
+        *((name, NOT_DEFINED) for name in ("__getattribute__", *sorted(set(attrs))))))
