@@ -32,10 +32,27 @@ def rewrite_clean_statements(
     returns a statement or a tuple replacing it, and collects in `assumed` what it relied on.
     Where `assumed` grows at a clean statement, the result also relies on what made the code
     before it (and its own expressions) clean; if nothing changed, it is `function` itself."""
-    effects = effects or Effects(function)
+    rewriter = _CleanRewriter(rewrite, assumed, effects or Effects(function))
+    body = rewriter.block(function.body, False, NOTHING)[0]
+    if body is function.body:
+        return function
+    return function.with_body(body).assuming(*assumed, *rewriter.effects.assumptions())
 
-    def block(body: tuple[ir.Stmt, ...], dirty: bool, relied: Relied,
+
+class _CleanRewriter:
+    """The walk of `rewrite_clean_statements` (a class, not nested functions: a recursive
+    closure is a reference cycle, which would keep the analyses alive until the cyclic
+    collector runs)."""
+
+    def __init__(self, rewrite: Callable[[ir.Stmt, bool], ir.Stmt | tuple[ir.Stmt, ...]],
+                 assumed: list[ir.Assumption] | Sequence[ir.Assumption], effects: Effects) -> None:
+        self.rewrite = rewrite
+        self.assumed = assumed
+        self.effects = effects
+
+    def block(self, body: tuple[ir.Stmt, ...], dirty: bool, relied: Relied,
               ) -> tuple[tuple[ir.Stmt, ...], bool, Relied]:
+        effects = self.effects
         result: list[ir.Stmt] = []
         for stmt in body:
             verdict = effects.statement(stmt)
@@ -53,30 +70,25 @@ def rewrite_clean_statements(
                     then = (test is None, test or NOTHING) if ir.rechecks(stmt.test) else branch
                 else:  # a loop body may run after anything in the loop ran
                     branch = then = (after_dirty, after_relied)
-                new_body, _, _ = block(bodies[0], *then)
-                new_orelse, _, _ = block(bodies[1], *branch)
+                new_body, _, _ = self.block(bodies[0], *then)
+                new_orelse, _, _ = self.block(bodies[1], *branch)
                 rebuilt = with_bodies(stmt, new_body, new_orelse)
                 header_dirty = after_dirty if isinstance(stmt, ir.While) else dirty
                 header_relied = after_relied if isinstance(stmt, ir.While) else relied
                 effects.at(stmt)
-                replaced = _rewritten(rebuilt, header_dirty, header_relied | own)
+                replaced = self.rewritten(rebuilt, header_dirty, header_relied | own)
             else:
-                replaced = _rewritten(stmt, dirty, relied | own)
+                replaced = self.rewritten(stmt, dirty, relied | own)
             dirty, relied = after_dirty, after_relied
             result += replaced if isinstance(replaced, tuple) else (replaced,)
         return unchanged_or_new(body, result), dirty, relied
 
-    def _rewritten(stmt: ir.Stmt, dirty: bool, relied: Relied) -> ir.Stmt | tuple[ir.Stmt, ...]:
-        before = len(assumed)
-        replaced = rewrite(stmt, dirty)
-        if not dirty and len(assumed) > before:
-            effects.rely(relied)
+    def rewritten(self, stmt: ir.Stmt, dirty: bool, relied: Relied) -> ir.Stmt | tuple[ir.Stmt, ...]:
+        before = len(self.assumed)
+        replaced = self.rewrite(stmt, dirty)
+        if not dirty and len(self.assumed) > before:
+            self.effects.rely(relied)
         return replaced
-
-    body = block(function.body, False, NOTHING)[0]
-    if body is function.body:
-        return function
-    return function.with_body(body).assuming(*assumed, *effects.assumptions())
 
 
 def kept_rechecks(function: ir.Function) -> dict[int, tuple[ir.Expr | None, Relied]]:

@@ -65,6 +65,24 @@ def plain_locals_shared() -> Iterator[None]:
         _shared_found.reset(token)
 
 
+def _add_source(sources: dict[str, list[Check]], target: ir.Expr, check: Check) -> None:
+    """Record `check` for each local `target` binds (a module-level function: a recursive
+    closure would be a reference cycle, keeping the analysis alive until the cyclic collector
+    runs)."""
+    match target:
+        case ir.Name(name):
+            sources.setdefault(name, []).append(check)
+        case ir.Build(_, items):
+            for item in items:
+                _add_source(sources, item, check)
+        case ir.Starred(inner):
+            _add_source(sources, inner, _never_plain)
+
+
+def _never_plain() -> Relied | None:
+    return None
+
+
 class PlainValues(ABC):
     """Answers, for one function, what makes an expression's value plain (`Relied`), or None
     where it may not be."""
@@ -144,17 +162,7 @@ class PlainValues(ABC):
     def _sources(self) -> dict[str, list[Check]]:
         """For each local, a check per assignment of whether it binds a plain value."""
         sources: dict[str, list[Check]] = {}
-
-        def add(target: ir.Expr, check: Check) -> None:
-            match target:
-                case ir.Name(name):
-                    sources.setdefault(name, []).append(check)
-                case ir.Build(_, items):
-                    for item in items:
-                        add(item, check)
-                case ir.Starred(inner):
-                    add(inner, lambda: None)
-
+        add = partial(_add_source, sources)
         for stmt in walk_statements(self.function.body):
             match stmt:
                 case ir.Assign(targets, value):

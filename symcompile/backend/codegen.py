@@ -30,6 +30,7 @@ from ..analysis.clean_statements import kept_rechecks
 from ..ir.names import bound_names, read_counts
 from ..ir.ops import OPS
 from ..ir.verify import IRError
+from .trees import located, same_tree
 
 with warnings.catch_warnings():
     # astor 0.8.1 uses AST classes deprecated since Python 3.12; that is our business, not the user's
@@ -576,9 +577,9 @@ def render(node: ast.stmt) -> str:
     return _rendered(node)[0]
 
 
-def _rendered(node: ast.stmt) -> tuple[str, ast.Module, str]:
-    """`render(node)`, the text parsed (its one statement: `node` again) and `ast.dump` of it."""
-    dumped = ast.dump(ast.fix_missing_locations(ast.Module([node], type_ignores=[])))
+def _rendered(node: ast.stmt) -> tuple[str, ast.Module]:
+    """`render(node)` and the text parsed (its one statement: `node` again)."""
+    module = located(ast.Module([node], type_ignores=[]))
     for renderer in _renderers():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -589,8 +590,8 @@ def _rendered(node: ast.stmt) -> tuple[str, ast.Module, str]:
                 raise
             except Exception:  # a renderer that fails on this tree: try the next one
                 continue
-        if ast.dump(reparsed) == dumped:
-            return text, reparsed, dumped
+        if same_tree(reparsed, module):
+            return text, reparsed
     raise IRError(f"no renderer reproduces this tree:\n{ast.dump(node, indent=1)}")
 
 
@@ -623,13 +624,12 @@ def render_function(function: ir.Function, recompile: Callable[..., object] | No
 
 @dataclass(frozen=True)
 class Rendering:
-    """A rendered def (`render`) that takes comments: its text, the tree the text parses to,
-    that tree's `ast.dump`."""
+    """A rendered def (`render`) that takes comments: its text and the tree the text parses
+    to."""
 
     node: ast.FunctionDef
     text: str
     parsed: ast.Module
-    dumped: str
 
     @functools.cached_property
     def places(self) -> tuple[tuple[int, int], ...]:
@@ -656,8 +656,8 @@ class Rendering:
         lines = self.text.splitlines()
         commented = [f"{line}  # {wanted[number]}" if number in wanted else line
                      for number, line in enumerate(lines, 1)]
-        if not _parses_to("\n".join(commented), self.dumped):
-            commented = _commented_one_by_one(lines, wanted, self.dumped)
+        if not _parses_to("\n".join(commented), self.parsed):
+            commented = _commented_one_by_one(lines, wanted, self.parsed)
         return "\n".join(commented) + "\n"
 
 
@@ -697,10 +697,10 @@ def user_lines(node: ast.FunctionDef, text: str, def_line: int,
     return tuple(lines)
 
 
-def _parses_to(text: str, dumped: str) -> bool:
-    """Whether `text` parses to the tree whose `ast.dump` is `dumped`."""
+def _parses_to(text: str, tree: ast.Module) -> bool:
+    """Whether `text` parses to `tree` (positions aside)."""
     try:
-        return ast.dump(ast.parse(text)) == dumped
+        return same_tree(ast.parse(text), tree)
     except SyntaxError:
         return False
 
@@ -721,11 +721,11 @@ def _lines_ending_inside_a_token(text: str) -> set[int]:
     return inside
 
 
-def _commented_one_by_one(lines: list[str], wanted: dict[int, str], dumped: str) -> list[str]:
-    """`lines` with each wanted comment that keeps them parsing to the tree whose `ast.dump` is
-    `dumped`, tried in turn."""
+def _commented_one_by_one(lines: list[str], wanted: dict[int, str], tree: ast.Module,
+                          ) -> list[str]:
+    """`lines` with each wanted comment that keeps them parsing to `tree`, tried in turn."""
     for number, comment in wanted.items():
         candidate = lines[:number - 1] + [f"{lines[number - 1]}  # {comment}"] + lines[number:]
-        if _parses_to("\n".join(candidate), dumped):
+        if _parses_to("\n".join(candidate), tree):
             lines = candidate
     return lines

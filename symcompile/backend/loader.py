@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator, Sequence
 
 from ..frontend.syntax import FUTURE_FLAGS, private_class_name, with_type_params
+from .trees import located
 from .codegen import forwarding_call
 
 FACTORY_NAME = "_symcompile_factory"
@@ -152,7 +153,7 @@ def _wrap_in_factory(node: ast.FunctionDef, scope: Scope) -> ast.Module:
     if scope.private_class is not None:
         factory = ast.copy_location(
             with_type_params(ast.ClassDef(scope.private_class, [], [], [factory], [])), node)
-    return ast.fix_missing_locations(ast.Module([factory], type_ignores=[]))
+    return located(ast.Module([factory], type_ignores=[]))
 
 
 def _nested_code(code: types.CodeType) -> Iterator[tuple[types.CodeType, types.CodeType]]:
@@ -234,7 +235,7 @@ def _tidy_forwarded(node: ast.FunctionDef, names: set[str], tidy: Tidy) -> dict[
     objects = {f"symcompile tidy {id(tidy)}": tidy, "symcompile BaseException": BaseException}
     taken = {part.id for part in ast.walk(node) if isinstance(part, ast.Name)}
     _TidyForwarded(names, _tidying_handler(node.args, taken, *objects)).visit(node)
-    ast.fix_missing_locations(node)
+    located(node)
     return objects
 
 
@@ -280,7 +281,7 @@ def forwarding_code(params: ast.arguments, scope: Scope, target: Callable[..., o
         body = [ast.Try(body, [_tidying_handler(params, set(), *list(objects)[1:])], [], [])]
     node = with_type_params(ast.FunctionDef(name, copy.deepcopy(params), body, [], None, None,
                                             lineno=1, col_offset=0))
-    ast.fix_missing_locations(node)
+    located(node)
     at_user_lines(node, (), 1)  # no columns: the line traceback shows is FORWARDING_LINE
     code = _with_constants(compile_def(node, FORWARDING_FILE, scope), objects)
     _register_forwarding_line()

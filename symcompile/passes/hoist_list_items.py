@@ -74,6 +74,7 @@ from ..ir.names import (
 from ..ir.rewrite import (
     copy_statements,
     map_statement_expressions,
+    map_statements,
     nested_bodies,
     statement_expressions,
     unchanged_or_new,
@@ -209,17 +210,9 @@ class _Hoister:
         def replace(node: ir.Expr) -> ir.Expr:
             return temps.get(node, node)
 
-        def rewrite(body: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
-            result: list[ir.Stmt] = []
-            for stmt in body:
-                stmt = map_statement_expressions(stmt, replace)
-                bodies = nested_bodies(stmt)
-                result.append(with_bodies(stmt, rewrite(bodies[0]), rewrite(bodies[1]))
-                              if bodies else stmt)
-            return unchanged_or_new(body, result)
-
         body, orelse = nested_bodies(loop)
-        fast = with_bodies(loop, rewrite(body), orelse)
+        fast = with_bodies(loop, map_statements(
+            body, lambda stmt: map_statement_expressions(stmt, replace)), orelse)
         before = [ir.Assign((temps[read],), read, loop.loc) for read in reads]
         # the list still holds each item when the loop ends: letting go of it there keeps the
         # moment it is freed (and its items' finalizers run) the original's

@@ -80,6 +80,7 @@ from ..ir.rewrite import (
     copy_statements,
     expr_children,
     map_statement_expressions,
+    map_statements,
     nested_bodies,
     statement_expressions,
     unchanged_or_new,
@@ -304,13 +305,17 @@ class _Hoister:
             name for stmt in walk_statements((loop,)) for name in assigned_names(stmt)}
         first_turn = self._first_turn(loop)
         found: dict[ir.Expr, list[Known]] = {}
-
-        def visit(expr: ir.Expr) -> None:
+        parts = [loop.test] if isinstance(loop, ir.While) else []
+        for stmt in walk_statements(loop.body):
+            parts += statement_expressions(stmt, targets=False)
+        pending = parts[::-1]  # each expression before its operands, in order
+        while pending:
+            expr = pending.pop()
             facts = self._safe(expr, fixed, env, first_turn) \
                 if isinstance(expr, (ir.Op, ir.Compare, ir.Call)) else None
             if facts is not None:
                 found[expr] = facts
-                return
+                continue
             if isinstance(expr, ir.Op):
                 args = [fact for arg in expr.args
                         if (fact := self._safe(arg, fixed, env, first_turn)) is not None]
@@ -318,14 +323,7 @@ class _Hoister:
                     why = "a product of ints may be slow, and the loop may not compute it" \
                         if _costly(expr.op, args) else "may raise"
                     notes.missed("hoist", "not hoisted {}: {}", expr, why, loc=loop.loc)
-            for child in expr_children(expr):
-                visit(child)
-
-        parts = [loop.test] if isinstance(loop, ir.While) else []
-        for stmt in walk_statements(loop.body):
-            parts += statement_expressions(stmt, targets=False)
-        for expr in parts:
-            visit(expr)
+            pending += expr_children(expr)[::-1]
         return found
 
     def loop(self, loop: ir.For | ir.While) -> tuple[ir.Stmt, ...]:
@@ -365,17 +363,10 @@ class _Hoister:
                 return temps[node]
             return node
 
-        def rewrite_block(body: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
-            return unchanged_or_new(body, [rewrite(stmt) for stmt in body])
-
-        def rewrite(stmt: ir.Stmt) -> ir.Stmt:
-            stmt = map_statement_expressions(stmt, replace)
-            bodies = nested_bodies(stmt)
-            return with_bodies(stmt, rewrite_block(bodies[0]), rewrite_block(bodies[1])) if bodies else stmt
-
         header = map_statement_expressions(loop, replace) if isinstance(loop, ir.While) else loop
         body, orelse = nested_bodies(loop)
-        new_loop = with_bodies(header, rewrite_block(body), orelse)
+        new_loop = with_bodies(header, map_statements(
+            body, lambda stmt: map_statement_expressions(stmt, replace)), orelse)
         hoisted: list[ir.Stmt] = []
         # (one inside a larger invariant is replaced there first)
         held = [expr for expr in invariants if expr in used]

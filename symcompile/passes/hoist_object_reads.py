@@ -92,8 +92,7 @@ from .. import ir
 from ..analysis import methods
 from ..ir.names import (all_names, bound_on_entry, fresh_name, introspects, local_names,
                         node_kinds)
-from ..ir.rewrite import (copy_statements, map_expr, map_statement_expressions, walk_expr,
-                          walk_statements)
+from ..ir.rewrite import (copy_statements, map_statement_expressions, walk_statements)
 from . import notes
 
 NUM, LIST, BOOL = "number", "list", "bool"
