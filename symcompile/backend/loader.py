@@ -29,6 +29,7 @@ import copy
 import itertools
 import linecache
 import os
+import re
 import types
 import warnings
 from dataclasses import dataclass, field
@@ -224,34 +225,33 @@ def load(text: str, scope: Scope, lines: Sequence[int] = (), tidy: Tidy | None =
     at_user_lines(node, lines, scope.first_line)
     names = {name for name, value in scope.bindings.items()
              if any(value is forwarder for forwarder in forwarders)}
-    objects = _tidy_forwarded(node, names, tidy) if tidy is not None and names else {}
+    objects = _tidy_forwarded(node, text, names, tidy) if tidy is not None and names else {}
     code = _with_constants(compile_def(node, scope.filename, scope), objects)
     return make_function(code, scope), filename
 
 
-def _tidy_forwarded(node: ast.FunctionDef, names: set[str], tidy: Tidy) -> dict[str, object]:
-    """Wrap each `return <one of names>(...)` of `node` in `try: ... except ...` (see
-    `_tidying_handler`): the objects its constants' markers stand for."""
+def _tidy_forwarded(node: ast.FunctionDef, text: str, names: set[str], tidy: Tidy,
+                    ) -> dict[str, object]:
+    """Wrap each `return <one of names>(...)` of `node` (parsed from `text`) in `try: ...
+    except ...` (see `_tidying_handler`): the objects its constants' markers stand for."""
     objects = {f"symcompile tidy {id(tidy)}": tidy, "symcompile BaseException": BaseException}
-    taken = {part.id for part in ast.walk(node) if isinstance(part, ast.Name)}
-    _TidyForwarded(names, _tidying_handler(node.args, taken, *objects)).visit(node)
-    located(node)
+    taken = set(re.findall(r"\bsymcompile_error_*\b", text))  # the handler's name avoids them
+    handler = _tidying_handler(node.args, taken, *objects)
+    pending: list[ast.AST] = [node]
+    while pending:  # statements only: no expression holds a `return`
+        parent = pending.pop()
+        for part in ("body", "orelse", "finalbody", "handlers", "cases"):
+            children = getattr(parent, part, None)
+            if not isinstance(children, list):
+                continue
+            for index, child in enumerate(children):
+                if isinstance(child, ast.Return) and isinstance(child.value, ast.Call) \
+                        and isinstance(child.value.func, ast.Name) and child.value.func.id in names:
+                    children[index] = located(ast.copy_location(
+                        ast.Try([child], [copy.deepcopy(handler)], [], []), child))
+                else:
+                    pending.append(child)
     return objects
-
-
-class _TidyForwarded(ast.NodeTransformer):
-    """Wraps each `return <name>(...)` calling one of `names` in `try: ... except ...`."""
-
-    def __init__(self, names: set[str], handler: ast.ExceptHandler) -> None:
-        self.names = names
-        self.handler = handler
-
-    def visit_Return(self, node: ast.Return) -> ast.stmt:
-        call = node.value
-        if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) \
-                and call.func.id in self.names:
-            return ast.copy_location(ast.Try([node], [copy.deepcopy(self.handler)], [], []), node)
-        return node
 
 
 def _with_constants(code: types.CodeType, objects: dict[str, object]) -> types.CodeType:
@@ -271,21 +271,53 @@ def forwarding_code(params: ast.arguments, scope: Scope, target: Callable[..., o
     It has the free variables of `scope` but never reads them, so it can run with any closure
     at least that long. `target`, `tidy` and `BaseException` are reached through the code's
     constants (set after compiling), so calling it costs no name lookup and the user's
-    globals cannot shadow them. The `try` costs nothing while nothing is raised.
+    globals cannot shadow them. The `try` costs nothing while nothing is raised. Code for the
+    same parameters and scope layout is compiled once (`_forwarding_templates`), the objects
+    put in its constants per call.
     """
-    objects: dict[str, object] = {f"symcompile forwarding target {id(target)}": target}
     name = scope.name if scope.name.isidentifier() else "forward"
-    body: list[ast.stmt] = [forwarding_call(params, ast.Constant(next(iter(objects))))]
+    key = (_parameter_layout(params), name, tuple(scope.free_names), scope.private_class,
+           scope.future_flags, tidy is not None)
+    template = _forwarding_templates.get(key)
+    if template is None:
+        if len(_forwarding_templates) >= _MAX_FORWARDING_TEMPLATES:
+            _forwarding_templates.clear()
+        template = _forwarding_templates[key] = _forwarding_template(params, scope, name,
+                                                                     tidy is not None)
+    objects: dict[str, object] = {_TARGET_MARKER: target}
     if tidy is not None:
-        objects |= {f"symcompile tidy {id(tidy)}": tidy, "symcompile BaseException": BaseException}
-        body = [ast.Try(body, [_tidying_handler(params, set(), *list(objects)[1:])], [], [])]
+        objects |= {_TIDY_MARKER: tidy, _BASE_MARKER: BaseException}
+    _register_forwarding_line()
+    return _with_constants(template, objects)
+
+
+# forwarding code compiled already, by its parameters' and scope's layout (`forwarding_code`)
+_forwarding_templates: dict[tuple[object, ...], types.CodeType] = {}
+_MAX_FORWARDING_TEMPLATES = 1024
+_TARGET_MARKER = "symcompile forwarding target"
+_TIDY_MARKER = "symcompile tidy"
+_BASE_MARKER = "symcompile BaseException"
+
+
+def _parameter_layout(params: ast.arguments) -> tuple[object, ...]:
+    """What of a def's parameters its forwarding code depends on: their names and kinds."""
+    def names(args: list[ast.arg]) -> tuple[str, ...]:
+        return tuple(arg.arg for arg in args)
+    return (names(params.posonlyargs), names(params.args), names(params.kwonlyargs),
+            params.vararg and params.vararg.arg, params.kwarg and params.kwarg.arg)
+
+
+def _forwarding_template(params: ast.arguments, scope: Scope, name: str, tidied: bool,
+                         ) -> types.CodeType:
+    """`forwarding_code`'s code with the markers still in its constants."""
+    body: list[ast.stmt] = [forwarding_call(params, ast.Constant(_TARGET_MARKER))]
+    if tidied:
+        body = [ast.Try(body, [_tidying_handler(params, set(), _TIDY_MARKER, _BASE_MARKER)], [], [])]
     node = with_type_params(ast.FunctionDef(name, copy.deepcopy(params), body, [], None, None,
                                             lineno=1, col_offset=0))
     located(node)
     at_user_lines(node, (), 1)  # no columns: the line traceback shows is FORWARDING_LINE
-    code = _with_constants(compile_def(node, FORWARDING_FILE, scope), objects)
-    _register_forwarding_line()
-    return code
+    return compile_def(node, FORWARDING_FILE, scope)
 
 
 def _tidying_handler(params: ast.arguments, taken: set[str], tidy: str,
