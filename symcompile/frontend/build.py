@@ -93,16 +93,23 @@ _shared_sources: contextvars.ContextVar[dict[types.FunctionType, FunctionSource]
     contextvars.ContextVar("symcompile_function_sources", default=None)
 
 
+# each source's IR built in the current compilation, by the source and the namespace's parts
+_shared_builds: contextvars.ContextVar[dict[tuple[object, ...], tuple[object, ir.Function]] | None] \
+    = contextvars.ContextVar("symcompile_function_builds", default=None)
+
+
 @contextlib.contextmanager
 def sources_shared() -> Iterator[None]:
-    """Inside the block (one compilation), each function's source is read and parsed once:
-    the passes read the same callees in every round of every pass, and their files are not
-    reread while it runs (a source that cannot be read is tried again each time: it raises)."""
-    token = _shared_sources.set({})
+    """Inside the block (one compilation), each function's source is read and parsed once,
+    and its IR built once for each namespace: the passes read the same callees in every
+    round of every pass, and their files are not reread while it runs (a source that cannot
+    be read is tried again each time: it raises)."""
+    sources, builds = _shared_sources.set({}), _shared_builds.set({})
     try:
         yield
     finally:
-        _shared_sources.reset(token)
+        _shared_sources.reset(sources)
+        _shared_builds.reset(builds)
 
 
 def read_function_source(func: types.FunctionType) -> FunctionSource:
@@ -674,7 +681,21 @@ def namespace_of(func: types.FunctionType) -> ir.Namespace:
 
 def build_function(source: FunctionSource, namespace: ir.Namespace | None = None) -> ir.Function:
     """The IR of a parsed function; `namespace` lets passes resolve its free names. Its names
-    are those the code uses: private names as Python mangles them (see `mangle_names`)."""
+    are those the code uses: private names as Python mangles them (see `mangle_names`). Built
+    once in a compilation (`sources_shared`) for a source and the same namespace: the IR is
+    immutable."""
+    shared = _shared_builds.get()
+    if shared is None:
+        return _built_function(source, namespace)
+    key = (id(source), None if namespace is None else (
+        id(namespace.globals), id(namespace.builtins), namespace.closure, namespace.code,
+        namespace.fixed, namespace.frozen))
+    if key not in shared:  # (the source is kept with its IR: its id stays its own)
+        shared[key] = (source, _built_function(source, namespace))
+    return shared[key][1]
+
+
+def _built_function(source: FunctionSource, namespace: ir.Namespace | None) -> ir.Function:
     node = mangle_names(source.node, source.private_class, source.deferred_annotations)
     function = ir.Function(
         name=node.name,
