@@ -95,6 +95,10 @@ def callee_verdicts_shared() -> Iterator[None]:
         _shared_verdicts.reset(token)
 
 
+# the tags of `evaluation`'s and `operation`'s answers among those `plain` remembers
+_EVALUATION, _OPERATION = 1, 2
+
+
 class Effects(PlainValues):
     """Answers, for one function, whether code the compiler cannot see may run. The answers
     are what a verdict of "no unseen code" rests on (`Relied`: names of arguments whose types
@@ -243,12 +247,27 @@ class Effects(PlainValues):
         return self.plain(expr)
 
     def evaluation(self, expr: ir.Expr) -> Relied | None:
-        """What makes evaluating `expr` run no unseen code, or None if it may run some."""
-        return union((self.operation(expr),
-                      *(self.evaluation(child) for child in expr_children(expr))))
+        """What makes evaluating `expr` run no unseen code, or None if it may run some.
+        (Remembered as `plain` is: each pass asks of every statement more than once.)"""
+        key = (id(expr), id(self.env), _EVALUATION)
+        if (known := self._plain_memo.get(key)) is not None:
+            return known[1]
+        relied = union((self.operation(expr),
+                        *(self.evaluation(child) for child in expr_children(expr))))
+        self._plain_memo[key] = (expr, relied)
+        return relied
 
     def operation(self, expr: ir.Expr) -> Relied | None:
-        """What makes the operation of `expr` itself (its parts evaluated) run no unseen code."""
+        """What makes the operation of `expr` itself (its parts evaluated) run no unseen code.
+        (Remembered as `plain` is.)"""
+        key = (id(expr), id(self.env), _OPERATION)
+        if (known := self._plain_memo.get(key)) is not None:
+            return known[1]
+        relied = self._operation(expr)
+        self._plain_memo[key] = (expr, relied)
+        return relied
+
+    def _operation(self, expr: ir.Expr) -> Relied | None:
         match expr:
             case ir.OpaqueExpr():
                 return None

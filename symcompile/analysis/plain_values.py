@@ -90,7 +90,8 @@ class PlainValues(ABC):
     def __init__(self, function: ir.Function, plain_parameters: frozenset[str]) -> None:
         self.function = function
         self.env: TypeEnv = {}
-        self._plain_memo: dict[tuple[int, int], tuple[ir.Expr, Relied | None]] = {}
+        # answers per (node, types known[, which question]): `plain`'s, and Effects'
+        self._plain_memo: dict[tuple[int, ...], tuple[ir.Expr, Relied | None]] = {}
         shared = _shared_found.get()
         key = (id(function), plain_parameters, self.scope())
         if shared is not None and key in shared:  # copies: an instance may learn more
