@@ -95,8 +95,9 @@ def callee_verdicts_shared() -> Iterator[None]:
         _shared_verdicts.reset(token)
 
 
-# the tags of `evaluation`'s and `operation`'s answers among those `plain` remembers
-_EVALUATION, _OPERATION = 1, 2
+# the tags of `evaluation`'s, `operation`'s and `statement`'s answers among those `plain`
+# remembers
+_EVALUATION, _OPERATION, _STATEMENT = 1, 2, 3
 
 
 class Effects(PlainValues):
@@ -369,13 +370,19 @@ class Effects(PlainValues):
         return None
 
     def statement(self, stmt: ir.Stmt) -> Relied | None:
-        """What makes running `stmt`, nested bodies included, run no unseen code, or None."""
+        """What makes running `stmt`, nested bodies included, run no unseen code, or None.
+        (Remembered as `plain` is: a walk asks again of each statement nested in one.)"""
+        key = (id(stmt), id(self.env), _STATEMENT)
+        if (known := self._plain_memo.get(key)) is not None:
+            return known[1]
         outer = self.env
         self.at(stmt)
         try:
-            return union((self.own(stmt), *(self.body(body) for body in nested_bodies(stmt))))
+            relied = union((self.own(stmt), *(self.body(body) for body in nested_bodies(stmt))))
         finally:
             self.env = outer
+        self._plain_memo[key] = (stmt, relied)
+        return relied
 
     def body(self, body: tuple[ir.Stmt, ...]) -> Relied | None:
         """What makes running every statement of `body` run no unseen code, or None."""

@@ -91,7 +91,7 @@ class PlainValues(ABC):
         self.function = function
         self.env: TypeEnv = {}
         # answers per (node, types known[, which question]): `plain`'s, and Effects'
-        self._plain_memo: dict[tuple[int, ...], tuple[ir.Expr, Relied | None]] = {}
+        self._plain_memo: dict[tuple[int, ...], tuple[ir.Expr | ir.Stmt, Relied | None]] = {}
         shared = _shared_found.get()
         key = (id(function), plain_parameters, self.scope())
         if shared is not None and key in shared:  # copies: an instance may learn more
