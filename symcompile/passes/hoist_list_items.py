@@ -25,6 +25,15 @@ and the reads cost a few calls per run of the loop; the cost model weighs them a
 reads saved over the loop's expected turns, and a loop too big to copy (`COPY_BUDGET` nodes)
 is left as it is; `explain` says so.
 
+A second rule keeps an item in a local across a loop that only accumulates into it:
+`c[i][j] += v` → `c_value += v`, read before the loop (the row holding None meanwhile, so the
+item is freed where the original's first `+=` frees it) and stored back after it. It is exact
+where `c` is a list of *private rows* (`analysis.private_lists.private_rows`): no code but the
+loop's one statement can see the item while the loop runs, whatever `v` runs, and an exception
+part way leaves None in a list nobody sees. Tested at run time: the indexes (and the `m` of
+rows made by `[0.0] * m`) exact ints, both in range; a test on values the enclosing loop never
+changes is made once where that loop starts.
+
 Runs once, after the rounds (`pipeline.RUN_LAST`): the loop's copy holds the very reads the
 fast loop no longer makes, and the rounds would find them again.
 
