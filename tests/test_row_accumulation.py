@@ -44,6 +44,15 @@ def matmul_twice(a, b):
     return c
 
 
+def window(n, lo, hi, turns, step):
+    c = [[1.0] * n for _ in range(n)]
+    for i in range(n):
+        for j in range(lo, hi):
+            for k in range(turns):
+                c[i][j] += step(k)
+    return c
+
+
 def counted_rows(a, b, m):
     n = len(a)
     inner = len(b)
@@ -117,7 +126,7 @@ def test_never_a_wrong_answer_matmul_keeps_the_item_in_a_local(kernels: types.Mo
     for n, inner, m in [(3, 4, 5), (1, 1, 1), (2, 0, 3), (4, 6, 2)]:
         assert_equivalent(kernels.matmul, compiled, (_floats(n, inner, 1), _floats(inner, m, 2)))
     text = sc.source(compiled, _floats(3, 4, 1), _floats(4, 5, 2))
-    assert "c_value += a[i][k] * b[k][j]" in text and "c_item_2[j] = None" in text, text
+    assert "c_value += a[i][k] * b[k][j]" in text and "c_item[j] = None" in text, text
 
 
 def test_private_rows_are_rows_nobody_else_sees(kernels: types.ModuleType) -> None:
@@ -340,3 +349,27 @@ def test_never_a_wrong_answer_rows_handed_to_a_call(kernels: types.ModuleType) -
     compiled = sc.symbolic(kernels.rows_handed_out)
     assert_equivalent(kernels.rows_handed_out, compiled, (_floats(3, 3, 1), helper))
     assert "_value" not in sc.source(compiled, _floats(3, 3, 1), helper)
+
+
+@pytest.mark.parametrize(("n", "lo", "hi", "turns"), [
+    (3, 0, 3, 2), (3, 1, 3, 0), (3, -1, 2, 1), (3, 0, 5, 0), (3, 0, 5, 1), (3, 2, 1, 1),
+    (3, True, 2, 1), (3, 0, 2.0, 1), (3, -5, 2, 0), (3, -5, 2, 1),
+])
+def test_never_a_wrong_answer_bounds_of_the_enclosing_range(
+        kernels: types.ModuleType, n: int, lo: object, hi: object, turns: int) -> None:
+    """`for j in range(lo, hi)` around the loop: `j` is tested once, as the range's bounds
+    (ints, `0 <= lo`, `hi <= len(c[i])`); bounds outside the rows, of other types, or an
+    empty range run the loops as written (a negative `j` reads from the end, a zero-turn
+    loop reads nothing)."""
+    compiled = sc.symbolic(kernels.window)
+    assert_equivalent(kernels.window, compiled, (n, lo, hi, turns, math.sqrt))
+    text = sc.source(compiled, 3, 0, 3, 2, math.sqrt)
+    assert "hi <= len" in text and "type(j) is int" not in text, text
+
+
+def test_never_a_wrong_answer_a_module_range(make_module: Callable[[str], types.ModuleType]) -> None:
+    """A module whose `range` is its own: `j` may be anything, tested at each loop."""
+    module = make_module("def range(*bounds):\n    return [1.5, 0, -1]\n" + _KERNELS)
+    compiled = sc.symbolic(module.window)
+    assert_equivalent(module.window, compiled, (3, 0, 3, 1, math.sqrt))
+    assert "type(j) is int" in sc.source(compiled, 3, 0, 3, 1, math.sqrt)

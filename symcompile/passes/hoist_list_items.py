@@ -77,7 +77,9 @@ from ..ir.names import (
     body_size,
     bound_on_entry,
     fresh_name,
+    local_names,
     opaque_usage,
+    parameter_names,
     stored_targets,
 )
 from ..ir.rewrite import (
@@ -255,6 +257,8 @@ class _Accumulator:
         self.bound = bound_on_entry(function)
         self.types = types_before(function)
         self.taken = all_names(function)
+        self.locals = local_names(function) | set(parameter_names(function))
+        self.namespace = function.namespace
         self.relied: set[str] = set()
 
     def block(self, body: tuple[ir.Stmt, ...], parent: ir.For | None = None
@@ -267,36 +271,33 @@ class _Accumulator:
             bodies = nested_bodies(stmt)
             if isinstance(stmt, ir.For):
                 inner, outer = self.block(stmt.body, stmt)
-                new: ir.Stmt = with_bodies(stmt, inner, self.block(stmt.orelse)[0])
+                new = with_bodies(stmt, inner, self.block(stmt.orelse)[0])
                 if outer:
                     test = outer[0] if len(outer) == 1 else ir.BoolOp("and", tuple(outer))
-                    new = ir.If(test, (new,), copy_statements((stmt,)), stmt.loc)
+                    result.append(ir.If(test, (new,), copy_statements((stmt,)), stmt.loc))
                 else:
                     assert isinstance(new, ir.For)
-                    new = self.loop(stmt, new, parent, lifted)
+                    result += self.loop(stmt, new, parent, lifted)
             else:
-                new = with_bodies(stmt, self.block(bodies[0])[0], self.block(bodies[1])[0]) \
-                    if bodies else stmt
-            result.append(new)
+                result.append(with_bodies(stmt, self.block(bodies[0])[0], self.block(bodies[1])[0])
+                              if bodies else stmt)
         return unchanged_or_new(body, result), list(dict.fromkeys(lifted))
 
     def loop(self, original: ir.Stmt, loop: ir.For, parent: ir.For | None,
-             lifted: list[ir.Compare]) -> ir.Stmt:
+             lifted: list[ir.Compare]) -> tuple[ir.Stmt, ...]:
         """`loop` with the item it accumulates into kept in a local, behind its test; or as
-        it is. The tests on values `parent` never changes go to `lifted`."""
+        it is. The tests on values `parent` never changes go to `lifted`; where `parent` is a
+        `for j in range(...)` and the item `c[i][j]`, `j`'s own tests become tests of the
+        range's bounds there, and the loop needs no test of its own."""
         found = self._accumulation(original, loop)
         if found is None:
-            return loop
+            return (loop,)
         stmt, item, group = found
         env = self.types.get(id(original), {})
-        tests = self._tests(item, group, env)
-        outer = [test for test in tests if self._outside(test, group, parent)]
-        if len(outer) < len(tests):  # the last test (`j` in range) stays: the copy needs one
-            tests = [test for test in tests if not any(test is other for other in outer)]
-        else:
-            outer = []
+        tests, outer = self._placed(item, group, env, parent)
         saving = cost.expected_turns(loop, env) * _ACCUMULATE_SAVED
-        price = cost.BRANCH + sum(_price(test) for test in tests) + _ACCUMULATE_AROUND
+        price = (cost.BRANCH if tests else 0.0) + sum(_price(test) for test in tests) \
+            + _ACCUMULATE_AROUND
         if parent is not None and outer:
             turns = cost.expected_turns(parent, self.types.get(id(parent), {}))
             price += (cost.BRANCH + sum(_price(test) for test in outer)) / turns
@@ -304,11 +305,11 @@ class _Accumulator:
             notes.missed(ACCUMULATE_RULE, "not kept {} in a local across the loop: it would save {} "
                          "a run of the loop, its test and reads cost {}", item,
                          cost.spelled(saving), cost.spelled(price), loc=original.loc)
-            return loop
+            return (loop,)
         if body_size((loop,)) > COPY_BUDGET:
             notes.missed(ACCUMULATE_RULE, "not kept {} in a local: the loop is too big to keep a "
                          "copy of", item, loc=original.loc)
-            return loop
+            return (loop,)
         assert isinstance(item.value, ir.Subscript) and isinstance(item.value.value, ir.Name)
         local = ir.Name(fresh_name(f"{item.value.value.id}_value", self.taken))
         notes.changed(ACCUMULATE_RULE, "kept {} in a local across the loop", item, loc=original.loc)
@@ -318,15 +319,75 @@ class _Accumulator:
                 ir.For(loop.target, loop.iter, body, (), loop.loc),
                 ir.Assign((item,), local, loop.loc), ir.Assign((local,), ir.Const(None), loop.loc))
         lifted += outer
+        if not tests:
+            return fast
         test: ir.Expr = tests[0] if len(tests) == 1 else ir.BoolOp("and", tuple(tests))
-        return ir.If(test, fast, copy_statements((loop,)), loop.loc)
+        return (ir.If(test, fast, copy_statements((loop,)), loop.loc),)
+
+    def _placed(self, item: ir.Subscript, group: frozenset[str], env: TypeEnv,
+                parent: ir.For | None) -> tuple[list[ir.Compare], list[ir.Compare]]:
+        """The tests made where the loop starts, and those made where `parent` starts."""
+        ranged = self._ranged(item, parent, env)
+        if ranged is not None:
+            tests = self._tests(item, group, env, ranged[0]) + ranged[1]
+            if all(self._outside(test, group, parent) for test in tests):
+                return [], tests
+        tests = self._tests(item, group, env, None)
+        outer = [test for test in tests if self._outside(test, group, parent)]
+        if len(outer) == len(tests):  # the last test (`j` in range) stays: the copy needs one
+            return tests, []
+        return [test for test in tests if not any(test is other for other in outer)], outer
+
+    def _ranged(self, item: ir.Subscript, parent: ir.For | None, env: TypeEnv
+                ) -> tuple[str, list[ir.Compare]] | None:
+        """Where `parent` is `for j in range(hi)` (or `range(lo, hi)`, bounds names or int
+        constants) that never assigns `j` otherwise and the item is `c[i][j]`: `j` and the
+        tests where `parent` starts under which every `j` is an int in the row's range
+        (`range` the builtin, the bounds ints, `0 <= lo`, `hi <= len(c[i])`)."""
+        match parent, item:
+            case (ir.For(ir.Name(index), ir.Call(func, args, ())),
+                  ir.Subscript(ir.Subscript() as row, ir.Name(used))) if used == index \
+                    and 1 <= len(args) <= 2 and self._is_range(func):
+                pass
+            case _:
+                return None
+        assert isinstance(parent, ir.For)
+        assigned = set().union(*(assigned_names(part) for part in walk_statements(parent.body)))
+        if index in assigned | self.rebound or index in (_index_names(row.index) or {index}) \
+                or not all(isinstance(arg, ir.Name) or isinstance(arg, ir.Const)
+                           and type(arg.value) is int for arg in args):
+            return None
+        tests: list[ir.Compare] = []
+        if isinstance(func, ir.Name):
+            tests.append(ir.Compare(("is",), (func, ir.Const(range))))
+        for arg in args:
+            known = type_of(arg, env) if isinstance(arg, ir.Name) else None
+            if isinstance(arg, ir.Name) and (known is None or known.type is not int):
+                tests.append(ir.Compare(("is",), (ir.Call(ir.Const(type), (arg,)), ir.Const(int))))
+            elif known is not None:
+                self.relied |= known.arguments
+        low = args[0] if len(args) == 2 else ir.Const(0)
+        if isinstance(low, ir.Const) and low.value < 0:  # type: ignore[operator]
+            return None
+        if not isinstance(low, ir.Const):
+            tests.append(ir.Compare(("le",), (ir.Const(0), low)))
+        tests.append(ir.Compare(("le",), (args[-1], ir.Call(ir.Const(len), (row,)))))
+        return index, tests
+
+    def _is_range(self, func: ir.Expr) -> bool:
+        """`range` bound as the builtin, or the name of a global the builtin `range` now."""
+        if isinstance(func, ir.Const):
+            return func.value is range
+        return isinstance(func, ir.Name) and func.id not in self.locals \
+            and self.namespace is not None and self.namespace.lookup(func.id) == (True, range)
 
     def _outside(self, test: ir.Compare, group: frozenset[str], parent: ir.For | None) -> bool:
         """Whether `test` may be made once where `parent` starts: it reads only names bound
         there that `parent` never assigns (nor any name of `c`'s group)."""
         if parent is None:
             return False
-        names = {node.id for node in walk_expr(test) if isinstance(node, ir.Name)}
+        names = {node.id for node in walk_expr(test)
+                 if isinstance(node, ir.Name) and node.id in self.locals}
         assigned = set(assigned_names(parent)).union(
             *(assigned_names(part) for part in walk_statements(parent.body)))
         bound = self.bound.get(id(parent), frozenset())
@@ -364,12 +425,13 @@ class _Accumulator:
             return None
         return stmt, stmt.target, group
 
-    def _tests(self, item: ir.Subscript, group: frozenset[str], env: TypeEnv) -> list[ir.Compare]:
+    def _tests(self, item: ir.Subscript, group: frozenset[str], env: TypeEnv,
+               ranged: str | None) -> list[ir.Compare]:
         """Each index name, and each count its rows were made with, an exact int (unless
         known); then both indexes in range: `0 <= i < len(c) and 0 <= j < len(c[i])`."""
         row = item.value
         assert isinstance(row, ir.Subscript)
-        names = sorted(_item_names(item) or ()) + [name for name in self.counts[group]]
+        names = sorted((_item_names(item) or set()) - {ranged}) + list(self.counts[group])
         tests: list[ir.Compare] = []
         for name in dict.fromkeys(names):
             known = type_of(ir.Name(name), env)
@@ -378,7 +440,7 @@ class _Accumulator:
             else:
                 tests.append(ir.Compare(("is",), (ir.Call(ir.Const(type), (ir.Name(name),)),
                                                   ir.Const(int))))
-        for listed, index in ((row.value, row.index), (row, item.index)):
+        for listed, index in ((row.value, row.index), (row, item.index))[:1 if ranged else 2]:
             tests.append(ir.Compare(("le", "lt"), (ir.Const(0), index,
                                                    ir.Call(ir.Const(len), (listed,)))))
         return tests
