@@ -53,6 +53,16 @@ def window(n, lo, hi, turns, step):
     return c
 
 
+def rows_resized(n, turns):
+    c = [[1.0] * n for _ in range(n)]
+    for i in range(n):
+        for j in range(n):
+            c[i][0:1] = []
+            for k in range(turns):
+                c[i][j] += 1.0
+    return c
+
+
 def counted_rows(a, b, m):
     n = len(a)
     inner = len(b)
@@ -132,7 +142,7 @@ def test_never_a_wrong_answer_matmul_keeps_the_item_in_a_local(kernels: types.Mo
 def test_private_rows_are_rows_nobody_else_sees(kernels: types.ModuleType) -> None:
     _, before, _ = optimize(kernels.matmul, passes=())
     assert private_rows(before, private_lists(before)) == {frozenset({"c"}): ("m",)}
-    for name in ("one_row_many_times", "rows_multiplied", "rows_handed_out"):
+    for name in ("one_row_many_times", "rows_multiplied", "rows_handed_out", "rows_resized"):
         _, before, _ = optimize(getattr(kernels, name), passes=())
         assert not private_rows(before, private_lists(before)), name
 
@@ -373,3 +383,12 @@ def test_never_a_wrong_answer_a_module_range(make_module: Callable[[str], types.
     compiled = sc.symbolic(module.window)
     assert_equivalent(module.window, compiled, (3, 0, 3, 1, math.sqrt))
     assert "type(j) is int" in sc.source(compiled, 3, 0, 3, 1, math.sqrt)
+
+
+@pytest.mark.parametrize("turns", [0, 1])
+def test_never_a_wrong_answer_rows_resized_by_a_slice(kernels: types.ModuleType, turns: int) -> None:
+    """A slice store shortens the row between the loops: the rows are not the function's
+    fixed-length own (a `j` past the end reads nothing in a loop of zero turns)."""
+    compiled = sc.symbolic(kernels.rows_resized)
+    for n in (0, 2, 4):
+        assert_equivalent(kernels.rows_resized, compiled, (n, turns))

@@ -19,8 +19,9 @@ raise; storing into the list's items' own items (`xs[i][j] = v`) does not change
 *Private rows* (`private_rows`): a private list whose items are themselves lists only the
 function reaches: every binding makes its rows (`[[0.0] * m for _ in range(n)]`, a display of
 displays), and every use of it reaches a row only to read or store one of its items
-(`c[i][j]`, `c[i][j] += v`) or take its length; it is never iterated, its items never stored or
-handed out (`row = c[i]`, `for row in c`, `c.append(r)`). A row `[0.0] * m` is a new list only
+(`c[i][j]`, `c[i][j] += v`, never a slice, which could resize it) or take its length; it is
+never iterated, its items never stored or handed out (`row = c[i]`, `for row in c`,
+`c.append(r)`). A row `[0.0] * m` is a new list only
 where `m` is an int (an object's `__rmul__` could give any list), so such names are tested
 where the rows are used: a parameter the function never assigns, or a local assigned once, at
 its top level, keeps the value the rows were made with.
@@ -288,7 +289,8 @@ class _RowUses:
         (or the group's own length)."""
         match expr:
             case ir.Subscript(ir.Subscript(ir.Name(name), index), item) if name in self.group:
-                return self._hands_out(index) or self._hands_out(item)
+                # a slice stored into may resize the row
+                return isinstance(item, ir.Slice) or self._hands_out(index) or self._hands_out(item)
             case ir.Call(ir.Const(function), (ir.Subscript(ir.Name(name), index),), ()) \
                     if function is len and name in self.group:
                 return self._hands_out(index)
