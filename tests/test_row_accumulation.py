@@ -8,8 +8,11 @@ test turns away (a row count that is no int, indexes out of range, not ints)."""
 from __future__ import annotations
 
 import math
+import random
+import textwrap
 import types
 from collections.abc import Callable
+from fractions import Fraction
 
 import pytest
 
@@ -392,3 +395,55 @@ def test_never_a_wrong_answer_rows_resized_by_a_slice(kernels: types.ModuleType,
     compiled = sc.symbolic(kernels.rows_resized)
     for n in (0, 2, 4):
         assert_equivalent(kernels.rows_resized, compiled, (n, turns))
+
+
+def test_always_explainable_accumulation_and_its_price(kernels: types.ModuleType) -> None:
+    explained = str(sc.explain(kernels.matmul, _floats(3, 4, 1), _floats(4, 5, 2)))
+    assert "kept c[i][j] in a local across the loop" in explained, explained
+
+
+# --- random nests accumulating into rows: rows made in several ways, other statements
+# around and inside the loop, exits, indexes in and out of range, values of several types
+
+_ROWS = ("[[0.0] * m for _ in range(n)]", "[[x] * m for _ in range(n)]", "[[0.0] * m for _ in range(n)]",
+         "[[0.0] * m] * n",
+         "[[0.0 for _ in range(m)] for _ in range(n)]", "[[1.0, 2.0], [3.0]]")
+_AROUND = ("", "", "c[i][0] = x", "c[i][0:1] = [x, x]", "helper(c[i])", "d = c", "total = len(c[i])")
+_INSIDE = ("c[i][j] += x * k", "c[i][j] -= 1.5", "c[i][j] *= x", "c[i + 1][j - 1] += k",
+           "total = c[i][j]", "if k == 2:\n    break", "helper(k)", "c[i][j] += c[0][0]")
+
+
+def _random_nest(rng: random.Random) -> str:
+    inside = [rng.choice(_INSIDE[:3])] + [rng.choice(_INSIDE) for _ in range(rng.randint(0, 1))]
+    rng.shuffle(inside)
+    body = "\n".join(textwrap.indent(stmt, " " * 16) for stmt in inside)
+    around = textwrap.indent(rng.choice(_AROUND), " " * 12)
+    bounds = rng.choice(["m", "lo, m", "lo, m + 1", "m - 1"])
+    return f'''
+def helper(value):
+    if isinstance(value, list) and value:
+        value.append(value[0])
+    return value
+
+def f(n, m, lo, turns, x):
+    c = {rng.choice(_ROWS)}
+    d = None
+    total = 0
+    for i in range(n):
+        for j in range({bounds}):
+{around}
+            for k in range(turns):
+{body}
+    return c, d, total
+'''
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_never_a_wrong_answer_random_accumulating_nests(
+        make_module: Callable[[str], types.ModuleType], seed: int) -> None:
+    rng = random.Random(seed)
+    module = make_module(_random_nest(rng))
+    compiled = sc.symbolic(module.f)
+    for args in ((2, 2, 0, 3, 1.5), (3, 2, 1, 0, -0.5), (2, 3, -1, 2, math.nan), (0, 2, 0, 1, 2.0),
+                 (2, 2, 0, 2, 3), (2, 2, 0, 1, Fraction(1, 3)), (2, 2, 5, 0, 1.0)):
+        assert_equivalent(module.f, compiled, args)

@@ -248,7 +248,9 @@ class _RowUses:
                     continue
                 case ir.Return(ir.Name()):
                     continue
-                case ir.Return(ir.Build("tuple", elts)) if all(isinstance(e, ir.Name) for e in elts):
+                case ir.Return(ir.Build("tuple", elts)):  # nothing of the function runs after it
+                    if any(self._hands_out(elt) for elt in elts if not isinstance(elt, ir.Name)):
+                        return False
                     continue
             if any(self._hands_out(expr) for expr in statement_expressions(stmt)):
                 return False
