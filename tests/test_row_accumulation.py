@@ -66,6 +66,19 @@ def rows_resized(n, turns):
     return c
 
 
+def count_bound_later(flag, turns):
+    if flag:
+        c = [[0.0] * 2]
+    else:
+        c = [[1.0] * m for _ in range(2)]
+    for i in range(1):
+        for j in range(2):
+            for k in range(turns):
+                c[i][j] += 1.0
+    m = 2
+    return c, m
+
+
 def counted_rows(a, b, m):
     n = len(a)
     inner = len(b)
@@ -407,7 +420,8 @@ def test_always_explainable_accumulation_and_its_price(kernels: types.ModuleType
 
 _ROWS = ("[[0.0] * m for _ in range(n)]", "[[x] * m for _ in range(n)]", "[[0.0] * m for _ in range(n)]",
          "[[0.0] * m] * n",
-         "[[0.0 for _ in range(m)] for _ in range(n)]", "[[1.0, 2.0], [3.0]]")
+         "[[0.0 for _ in range(m)] for _ in range(n)]", "[[1.0, 2.0], [3.0]]",
+         "[[0.0] * m, [x] * 3]", "[[x] * 3 for _ in range(n)]")
 _AROUND = ("", "", "c[i][0] = x", "c[i][0:1] = [x, x]", "helper(c[i])", "d = c", "total = len(c[i])")
 _INSIDE = ("c[i][j] += x * k", "c[i][j] -= 1.5", "c[i][j] *= x", "c[i + 1][j - 1] += k",
            "total = c[i][j]", "if k == 2:\n    break", "helper(k)", "c[i][j] += c[0][0]")
@@ -438,7 +452,7 @@ def f(n, m, lo, turns, x):
 '''
 
 
-@pytest.mark.parametrize("seed", range(60))
+@pytest.mark.parametrize("seed", range(80))
 def test_never_a_wrong_answer_random_accumulating_nests(
         make_module: Callable[[str], types.ModuleType], seed: int) -> None:
     rng = random.Random(seed)
@@ -447,3 +461,13 @@ def test_never_a_wrong_answer_random_accumulating_nests(
     for args in ((2, 2, 0, 3, 1.5), (3, 2, 1, 0, -0.5), (2, 3, -1, 2, math.nan), (0, 2, 0, 1, 2.0),
                  (2, 2, 0, 2, 3), (2, 2, 0, 1, Fraction(1, 3)), (2, 2, 5, 0, 1.0)):
         assert_equivalent(module.f, compiled, args)
+
+
+@pytest.mark.parametrize("turns", [0, 3])
+def test_never_a_wrong_answer_count_bound_after_the_loop(kernels: types.ModuleType,
+                                                         turns: int) -> None:
+    """The rows' count is assigned after the loop (the rows the loop sees were made without
+    it): testing it there would raise UnboundLocalError; the loop runs as written."""
+    compiled = sc.symbolic(kernels.count_bound_later)
+    assert_equivalent(kernels.count_bound_later, compiled, (True, turns))
+    assert_equivalent(kernels.count_bound_later, compiled, (False, turns))

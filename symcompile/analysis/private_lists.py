@@ -268,9 +268,9 @@ class _RowUses:
         match expr:
             case ir.Build("list", _) | ir.OpaqueExpr(ast.ListComp()):
                 return True
-            case ir.Op("mult", (ir.Build("list", _), ir.Const(value))) if type(value) is int:
+            case ir.Op("mul", (ir.Build("list", _), ir.Const(value))) if type(value) is int:
                 return True
-            case ir.Op("mult", (ir.Build("list", _), ir.Name(name))):
+            case ir.Op("mul", (ir.Build("list", _), ir.Name(name))):
                 self.counts.add(name)
                 return True
         return False

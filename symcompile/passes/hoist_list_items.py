@@ -416,7 +416,7 @@ class _Accumulator:
         names = _item_names(stmt.target)
         assert isinstance(stmt.target.value, ir.Subscript) and isinstance(stmt.target.value.value, ir.Name)
         if names is None or names & (assigned | self.rebound) \
-                or not names | {stmt.target.value.value.id} <= bound:
+                or not names | {stmt.target.value.value.id} | set(self.counts[group]) <= bound:
             return None
         mentions = [loop.iter, loop.target, stmt.value]
         mentions += [expr for part in inner if part is not stmt for expr in statement_expressions(part)]
