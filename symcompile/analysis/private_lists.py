@@ -15,6 +15,16 @@ deletes or captures.
 
 Reading an item of such a list with an exact int index runs no code and, within range, cannot
 raise; storing into the list's items' own items (`xs[i][j] = v`) does not change `xs`.
+
+*Private rows* (`private_rows`): a private list whose items are themselves lists only the
+function reaches: every binding makes its rows (`[[0.0] * m for _ in range(n)]`, a display of
+displays), and every use of it reaches a row only to read or store one of its items
+(`c[i][j]`, `c[i][j] += v`, never a slice, which could resize it) or take its length; it is
+never iterated, its items never stored or handed out (`row = c[i]`, `for row in c`,
+`c.append(r)`). A row `[0.0] * m` is a new list only
+where `m` is an int (an object's `__rmul__` could give any list), so such names are tested
+where the rows are used: a parameter the function never assigns, or a local assigned once, at
+its top level, keeps the value the rows were made with.
 """
 
 from __future__ import annotations
@@ -22,7 +32,7 @@ from __future__ import annotations
 import ast
 
 from .. import ir
-from ..ir.names import opaque_names, opaque_nodes, parameter_names
+from ..ir.names import assigned_names, opaque_names, opaque_nodes, parameter_names
 from ..ir.rewrite import expr_children, statement_expressions, walk_statements
 
 # list methods that change the list: calling one is a write, not an escape
@@ -200,3 +210,105 @@ def _calls_mutator(expr: ir.Expr, group: frozenset[str]) -> bool:
             and isinstance(expr.func.value, ir.Name) and expr.func.value.id in group:
         return True
     return any(_calls_mutator(child, group) for child in expr_children(expr))
+
+
+def private_rows(function: ir.Function, groups: Groups) -> dict[frozenset[str], tuple[str, ...]]:
+    """Each group of private lists whose items are private rows, mapped to the names that
+    must be ints for its rows to be new lists (the `m` of `[0.0] * m`)."""
+    opaque: set[str] = set()
+    rebound: set[str] = set()
+    for node in opaque_nodes(function):
+        usage = opaque_names(node)
+        opaque |= usage.all
+        rebound |= usage.stored | usage.declared
+    rows: dict[frozenset[str], tuple[str, ...]] = {}
+    for group in set(groups.values()):
+        counts = _RowUses(group, rebound)
+        if group & opaque or not counts.check(function):
+            continue
+        if all(counts.fixed(function, name) for name in counts.counts):
+            rows[group] = tuple(sorted(counts.counts))
+    return rows
+
+
+class _RowUses:
+    """Whether a group's rows stay the function's own, and the names its rows' `* m` use."""
+
+    def __init__(self, group: frozenset[str], rebound: set[str]) -> None:
+        self.group = group
+        self.rebound = rebound  # the names opaque code binds
+        self.counts: set[str] = set()
+
+    def check(self, function: ir.Function) -> bool:
+        for stmt in walk_statements(function.body):
+            match stmt:
+                case ir.Assign((ir.Name(name),), value) if name in self.group:
+                    if not (isinstance(value, ir.Name) or self._makes_rows(value)):
+                        return False
+                    continue
+                case ir.Return(ir.Name()):
+                    continue
+                case ir.Return(ir.Build("tuple", elts)):  # nothing of the function runs after it
+                    if any(self._hands_out(elt) for elt in elts if not isinstance(elt, ir.Name)):
+                        return False
+                    continue
+            if any(self._hands_out(expr) for expr in statement_expressions(stmt)):
+                return False
+        return True
+
+    def _makes_rows(self, value: ir.Expr) -> bool:
+        """A list display of new rows, or a list comprehension making one per item."""
+        if isinstance(value, ir.Build) and value.kind == "list":
+            return all(self._new_row(elt) for elt in value.elts)
+        if isinstance(value, ir.OpaqueExpr) and isinstance(value.node, ast.ListComp):
+            return self._new_row_node(value.node.elt)
+        return False
+
+    def _new_row(self, expr: ir.Expr) -> bool:
+        match expr:
+            case ir.Build("list", _) | ir.OpaqueExpr(ast.ListComp()):
+                return True
+            case ir.Op("mul", (ir.Build("list", _), ir.Const(value))) if type(value) is int:
+                return True
+            case ir.Op("mul", (ir.Build("list", _), ir.Name(name))):
+                self.counts.add(name)
+                return True
+        return False
+
+    def _new_row_node(self, node: ast.expr) -> bool:
+        match node:
+            case ast.List() | ast.ListComp():
+                return True
+            case ast.BinOp(ast.List(), ast.Mult(), ast.Constant(value)) if type(value) is int:
+                return True
+            case ast.BinOp(ast.List(), ast.Mult(), ast.Name(name)):
+                self.counts.add(name)
+                return True
+        return False
+
+    def _hands_out(self, expr: ir.Expr) -> bool:
+        """Whether `expr` uses a name of the group other than to reach a row's item or length
+        (or the group's own length)."""
+        match expr:
+            case ir.Subscript(ir.Subscript(ir.Name(name), index), item) if name in self.group:
+                # a slice stored into may resize the row
+                return isinstance(item, ir.Slice) or self._hands_out(index) or self._hands_out(item)
+            case ir.Call(ir.Const(function), (ir.Subscript(ir.Name(name), index),), ()) \
+                    if function is len and name in self.group:
+                return self._hands_out(index)
+            case ir.Call(ir.Const(function), (ir.Name(name),), ()) if function is len and name in self.group:
+                return False
+            case ir.Name(name):
+                return name in self.group
+        return any(self._hands_out(child) for child in expr_children(expr))
+
+    def fixed(self, function: ir.Function, name: str) -> bool:
+        """Whether `name` holds one value all through a call: a parameter never assigned, or a
+        local assigned by one statement of the function's top level (not opaque code's)."""
+        if name in self.rebound:
+            return False
+        binders = [stmt for stmt in walk_statements(function.body) if name in assigned_names(stmt)]
+        if name in parameter_names(function):
+            return not binders
+        return len(binders) == 1 and any(stmt is binders[0] for stmt in function.body) \
+            and isinstance(binders[0], ir.Assign) and binders[0].targets == (ir.Name(name),)
