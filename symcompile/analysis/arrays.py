@@ -10,6 +10,7 @@ whether a function may change an array's shape or dtype in place (`may_reshape_a
 from __future__ import annotations
 
 import ast
+import types
 from collections import Counter
 
 import numpy as np
@@ -115,6 +116,39 @@ def may_reshape_arrays(function: ir.Function) -> bool:
                 for target in stmt.targets):
             return True
     return False
+
+
+def may_hold_arrays(function: ir.Function) -> bool:
+    """Whether a value of the function may be known to be a NumPy array: an argument of an
+    array kind (or of any kind but a builtin type), or a NumPy object it reads (a module, a
+    function, an array or scalar; by name or bound). The array lowerings have nothing to do
+    without one (the value types know arrays only from these)."""
+    if any(not isinstance(kind, type) or kind.__module__ != "builtins"
+           for kind in function.argument_types.values()):
+        return True
+    namespace = function.namespace
+    local = local_names(function)
+    for stmt in walk_statements(function.body):
+        if isinstance(stmt, ir.Opaque):
+            return True
+        for expr in statement_expressions(stmt):
+            for node in walk_expr(expr):
+                match node:
+                    case ir.OpaqueExpr():
+                        return True
+                    case ir.Const(value) if _from_numpy(value):
+                        return True
+                    case ir.Name(name) if namespace is not None and name not in local \
+                            and _from_numpy(namespace.lookup(name)[1]):
+                        return True
+    return False
+
+
+def _from_numpy(value: object) -> bool:
+    module = value.__name__ if isinstance(value, types.ModuleType) \
+        else getattr(value, "__module__", None) or type(value).__module__
+    return isinstance(module, str) and module.split(".")[0] == "numpy" \
+        or type(value).__module__.split(".")[0] == "numpy"
 
 
 def exact_in_any_loop(ufunc: np.ufunc, kind: ir.ArrayKind) -> bool:

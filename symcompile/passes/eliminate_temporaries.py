@@ -62,6 +62,7 @@ from ..analysis.arrays import (
     exact_in_any_loop,
     exact_in_place,
     holds_result,
+    may_hold_arrays,
     may_reshape_arrays,
     private_arrays,
     reduced,
@@ -312,7 +313,7 @@ def _rebuilt(expr: ir.Expr, operands: tuple[ir.Expr, ...]) -> ir.Expr:
 
 def eliminate_temporaries(function: ir.Function) -> ir.Function:
     """Compute array operations into arrays made earlier in the statement (see module doc)."""
-    if introspects(function) or may_reshape_arrays(function):
+    if not may_hold_arrays(function) or introspects(function) or may_reshape_arrays(function):
         return function
     lowering = _Lowering(function)
     body = lowering.block(function.body)

@@ -41,6 +41,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import ir
+from ..analysis.arrays import may_hold_arrays
 from ..analysis.value_types import (
     ARRAY_UFUNCS,
     Known,
@@ -183,7 +184,8 @@ class _Cheaper:
 
 def use_cheaper_numpy_calls(function: ir.Function) -> ir.Function:
     """Spell array operations the cheaper ways NumPy computes identically (see module doc)."""
-    if introspects(function):  # `locals()` would see the constants bound
+    # nothing to spell without arrays; and `locals()` would see the constants bound
+    if not may_hold_arrays(function) or introspects(function):
         return function
     cheaper = _Cheaper()
     body, _ = TypeFlow(untracked_names(function), cheaper.statement).block(
