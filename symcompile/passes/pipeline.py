@@ -42,6 +42,7 @@ from .propagate import propagate
 from .simplify_algebra import simplify_algebra
 from .speculate_loop_types import speculate_loop_types
 from .unbox_objects import unbox_objects
+from .unroll_comprehensions import unroll_comprehensions
 from .unroll_loops import unroll_loops
 from .use_cheaper_numpy_calls import use_cheaper_numpy_calls
 from .vectorize_loops import vectorize_loops
@@ -65,6 +66,9 @@ PASSES: tuple[Pass, ...] = (
     # repeat short constant loops (their counts are known only after folding), so the next
     # round can propagate and fold each copy
     unroll_loops,
+    # and short constant comprehensions (`[a[k] - b[k] for k in range(3)]`) as list displays
+    # (behind a test of `range`), so the passes see their elements
+    unroll_comprehensions,
     # apply algebraic identities where the operands' types make them exact; after folding and
     # unrolling, which leave the constants (`1.0 * x`) that the identities remove
     simplify_algebra,
