@@ -160,3 +160,38 @@ def test_never_a_wrong_answer_comprehension_in_a_loop(module: types.ModuleType) 
     for args in [([1.0, 2.0], [0.5, 0.25], 3), ([1.0], [0.5, 0.25], 2), ([1.0, 2.0], [1, 2], 0)]:
         assert_equivalent(module.steps, compiled, args)
     assert "[a[0] - b[0], a[1] - b[1]]" in sc.source(compiled, [1.0, 2.0], [0.5, 0.25], 3)
+
+
+# ------------------------------------------- unroll_loops: a loop behind a test of `range`
+
+_LOOPS = """
+def scale_after_call(g, x, v):
+    g(x)
+    out = []
+    for k in range(3):
+        out.append(v[k] * x)
+    return out
+"""
+
+
+def test_never_a_wrong_answer_loop_unrolled_behind_range_test(
+        make_module: Callable[[str], types.ModuleType]) -> None:
+    """`g` runs unseen code before the loop: the unrolled copy runs only while `range` is the
+    builtin; a `g` that rebinds `range` gets the loop as written calling the new one."""
+    module = make_module(_LOOPS)
+    compiled = sc.symbolic(module.scale_after_call)
+
+    def rebind(x: object) -> None:
+        module.range = lambda n: [2, 1]  # type: ignore[attr-defined]
+
+    def plain(x: object) -> None:
+        return None
+
+    assert "if range is range_2:" in sc.source(compiled, plain, 2.0, [1.0, 2.0, 3.0])
+    for g, v in [(plain, [1.0, 2.0, 3.0]), (plain, [Loud(1.0), Loud(3.0), Loud(2.0)]),
+                 (plain, [1.0, 2.0]), (rebind, [1.0, 2.0, 3.0])]:
+        expected = _logged(module.scale_after_call, g, 2.0, v)
+        vars(module).pop("range", None)
+        assert _logged(compiled, g, 2.0, v) == expected
+        vars(module).pop("range", None)
+    assert _logged(module.scale_after_call, rebind, 2.0, [1.0, 2.0, 3.0])[0] == "[6.0, 4.0]"
