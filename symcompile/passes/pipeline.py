@@ -32,6 +32,7 @@ from .hoist_globals import hoist_globals
 from .hoist_list_items import hoist_list_items
 from .hoist_loop_invariants import hoist_loop_invariants
 from .hoist_object_reads import hoist_object_reads
+from .hoist_record_items import hoist_record_items
 from .inline_calls import inline_calls
 from .interchange_object_loops import interchange_object_loops
 from .inline_map_filter import inline_map_filter
@@ -113,6 +114,10 @@ PASSES: tuple[Pass, ...] = (
     # it: it keeps the loop as written beside the copy, whose reads the rounds would hoist
     # again and again
     hoist_list_items,
+    # and (RUN_LAST too) read the keys of dicts in a list the function made, which nobody
+    # else can reach, once per turn of the loop binding them: it keeps the loops as written
+    # beside the copy where the list may go to unseen code
+    hoist_record_items,
     # then (RUN_LAST too) compute NumPy operations into arrays the
     # function made itself: it splits expressions into statements, which forwarding would undo
     eliminate_temporaries,
@@ -129,7 +134,7 @@ WEIGH_SPECIALIZATIONS = True
 # Passes that run once, after the others have reached their fixed point.
 RUN_LAST: frozenset[Pass] = frozenset({vectorize_loops, iterate_lists, iterate_array_recurrences,
                                      unbox_objects, interchange_object_loops, hoist_object_reads,
-                                     hoist_list_items,
+                                     hoist_list_items, hoist_record_items,
                                      eliminate_temporaries, use_cheaper_numpy_calls})
 
 # The pipeline stops after this many rounds even if it has not settled (a chain of 30 nested
