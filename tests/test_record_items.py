@@ -136,3 +136,25 @@ def test_never_slower_no_float_copy_for_elements_with_items(
     bodies = [{"pos": [1.0], "vel": [2.0]}]
     assert "is float" not in sc.source(compiled, bodies)
     assert_equivalent(module.drift, compiled, (bodies,))
+
+
+_MAYBE_MADE = """
+def maybe(start, flag):
+    if flag:
+        bodies = [{"m": m} for m in start]
+    total = 0.0
+    for i, a in enumerate(bodies):
+        total += a["m"] * i
+    return total
+"""
+
+
+def test_never_a_wrong_answer_list_maybe_unbound(
+        make_module: Callable[[str], types.ModuleType]) -> None:
+    """The list unbound where the loop reads it: the same UnboundLocalError (the flag is set
+    on entry, so its test never raises first)."""
+    module = make_module(_MAYBE_MADE)
+    compiled = sc.symbolic(module.maybe)
+    assert "bodies_private and enumerate is enumerate_2" in sc.source(compiled, [1.0], True)
+    for args in [([1.0, 2.0], True), ([1.0, 2.0], False)]:
+        assert_equivalent(module.maybe, compiled, args)

@@ -113,6 +113,18 @@ def hoist_record_items(function: ir.Function) -> ir.Function:
     taken = all_names(function)
     body = function.body
     for record in records:
-        body = _Hoister(record, taken).block(body, frozenset())
+        hoister = _Hoister(record, taken)
+        body = hoister.block(body, frozenset())
+        if hoister.flag is not None:  # set first too: a test of it never finds it unbound
+            body = _after_docstring(body, ir.Assign((hoister.flag,), ir.Const(True),
+                                                    function.loc))
     return function.with_body(body)
+
+
+def _after_docstring(body: tuple[ir.Stmt, ...], stmt: ir.Stmt) -> tuple[ir.Stmt, ...]:
+    """`body` with `stmt` first, after the docstring if there is one."""
+    match body:
+        case (ir.ExprStmt(ir.Const(str())) as docstring, *rest):
+            return (docstring, stmt, *rest)
+    return (stmt, *body)
 

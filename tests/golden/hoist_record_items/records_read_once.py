@@ -13,6 +13,7 @@ def f(start, dt):
     return bodies
 # --- after hoist_record_items ---
 def f(start, dt):
+    bodies_private = True
     bodies = [{'pos': list(p), 'vel': list(v), 'm': m} for p, v, m in start]
     bodies_private = True
     if bodies_private and enumerate is enumerate_2:
