@@ -195,3 +195,44 @@ def test_never_a_wrong_answer_loop_unrolled_behind_range_test(
         assert _logged(compiled, g, 2.0, v) == expected
         vars(module).pop("range", None)
     assert _logged(module.scale_after_call, rebind, 2.0, [1.0, 2.0, 3.0])[0] == "[6.0, 4.0]"
+
+
+# ------------------------------- the items of a private comprehension's list read from locals
+
+_ITEMS = """
+def norm_then_change(a, b, s):
+    d = [a[k] - b[k] for k in range(3)]
+    n = d[0] * d[0] + d[1] * d[1] + d[2] * d[2]
+    d[0] = n * s
+    d.append(d[0])
+    return d[0] + d[1] + d[-1], n
+
+
+def in_a_loop(a, b, steps):
+    total = 0.0
+    for _ in range(steps):
+        d = [a[k] - b[k] for k in range(2)]
+        for k in range(2):
+            total = total + d[k] * d[-1 - k]
+        a = [d[1], d[0]]
+    return total
+"""
+
+
+@pytest.mark.parametrize("a", [[1.0, 2.0, 3.0], [1, 2**60, 3], [Loud(1.0), Loud(13.0), Loud(3.0)],
+                               [Loud(3.0), Loud(2.0), Loud(5.0)], [1.0, 2.0]])
+def test_never_a_wrong_answer_items_in_locals(make_module: Callable[[str], types.ModuleType],
+                                              a: list[object]) -> None:
+    """The reads after the display give the objects the list holds, until the list changes
+    (`d[0] = ...`, `append`), in order, with the same exceptions."""
+    module = make_module(_ITEMS)
+    for function, args in [(module.norm_then_change, (a, [0.5, 0.25, 0.125], 2.0)),
+                           (module.in_a_loop, (a, [0.5, 0.25, 0.125], 3))]:
+        compiled = sc.symbolic(function)
+        sc.source(compiled, [1.0, 2.0, 3.0], [0.5, 0.25, 0.125], *args[2:])
+        expected = _logged(function, *args)
+        assert _logged(compiled, *args) == expected
+    source = sc.source(sc.symbolic(module.norm_then_change), [1.0, 2.0, 3.0], [0.5, 0.25, 0.125],
+                       2.0)
+    assert "n = d_0 * d_0 + d_1 * d_1 + d_2 * d_2" in source
+    assert "d[0] = n * s" in source

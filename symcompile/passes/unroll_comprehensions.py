@@ -11,6 +11,12 @@ written runs otherwise:
 
     [E0, E1, E2] if range is range_2 else [E for k in range(3)]
 
+Assigned to a *private list* (`analysis/private_lists.py`: nobody else can reach it), the
+statements after it in the block (at most MAX_TAIL_NODES) are copied into both branches, and
+the display's values go to locals: `d_0, d_1, d_2 = E0, E1, E2; d = [d_0, d_1, d_2]`. After a
+display of names, the reads `d[0]`, `d[1]`... that follow read those names, until a statement
+may change the list or rebind one of them (`forward_items`): the same objects, no code run.
+
 Only one `for` over `range` of int constants (at most 8 turns), no `if`, a plain name as the
 target, and an `E` with no scope or binding of its own (a lambda or a comprehension in it would
 see `k` change; `:=` binds in the function). Every local `E` reads is certainly bound where the
@@ -34,9 +40,12 @@ import builtins
 import copy
 
 from .. import ir
+from ..analysis.private_lists import private_lists, writes
 from ..frontend.build import build_expr
 from ..ir.names import (
     all_names,
+    assigned_names,
+    body_size,
     bound_on_entry,
     expression_size,
     fresh_name,
@@ -46,6 +55,8 @@ from ..ir.names import (
     written_names,
 )
 from ..ir.rewrite import (
+    copy_statements,
+    map_statements,
     map_statement_expressions,
     nested_bodies,
     statement_expressions,
@@ -58,6 +69,7 @@ from . import notes
 
 MAX_TURNS = 8
 MAX_UNROLLED_NODES = 400
+MAX_TAIL_NODES = 200  # the statements after an assigned comprehension copied into both branches
 
 _BINDS = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.NamedExpr,
           ast.Yield, ast.YieldFrom, ast.Await)
@@ -130,6 +142,7 @@ class _Unroller:
         self.loc = function.loc
         self.taken = all_names(function)
         self.introspects = introspects(function)
+        self.private = private_lists(function)
         self.kept: set[int] = set()
         for stmt in walk_statements(function.body):
             for expr in statement_expressions(stmt, targets=False):
@@ -176,7 +189,7 @@ class _Unroller:
         items = self._items(expr)
         return expr if items is None else ir.IfExp(_RANGE_IS_BUILTIN, ir.Build("list", items), expr)
 
-    def assign(self, stmt: ir.Assign) -> ir.Stmt | None:
+    def assign(self, stmt: ir.Assign) -> ir.If | None:
         """`x = [E for k in range(...)]`: the display if `range` is the builtin, else the
         comprehension as a loop appending to a new list (no comprehension: on Python 3.11 the
         names it reads would be cells of the function everywhere)."""
@@ -201,13 +214,15 @@ class _Unroller:
 
     def block(self, body: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
         result: list[ir.Stmt] = []
-        for stmt in body:
+        for index, stmt in enumerate(body):
             # a `while` test runs again after its body (which may `del` a name)
             self.bound = None if isinstance(stmt, ir.While) else self.bound_on_entry.get(id(stmt))
             self.loc = getattr(stmt, "loc", self.function.loc)
             if isinstance(stmt, ir.Assign) and isinstance(stmt.value, ir.OpaqueExpr) \
                     and isinstance(stmt.value.node, ast.ListComp) and not self.introspects \
                     and (unrolled := self.assign(stmt)) is not None:
+                if (joined := self.joined(unrolled, stmt, body[index + 1:])) is not None:
+                    return (*result, joined)
                 result.append(unrolled)
                 continue
             new = map_statement_expressions(stmt, self.expr)
@@ -216,11 +231,95 @@ class _Unroller:
             result.append(new)
         return unchanged_or_new(body, result)
 
+    def joined(self, unrolled: ir.If, stmt: ir.Assign, rest: tuple[ir.Stmt, ...]) -> ir.If | None:
+        """`if range is range_2: d_0, d_1 = E0, E1; d = [d_0, d_1]; REST else: <the loop>;
+        REST` (see `forward_items`); None where `d` is not private, REST reads no item of it or
+        is over MAX_TAIL_NODES."""
+        name = stmt.targets[0].id if len(stmt.targets) == 1 \
+            and isinstance(stmt.targets[0], ir.Name) else None
+        display = unrolled.body[0]
+        if name is None or name not in self.private or not rest \
+                or body_size(rest) > MAX_TAIL_NODES or not _reads_items(rest, name) \
+                or not isinstance(display, ir.Assign) or not isinstance(display.value, ir.Build):
+            return None
+        items = display.value.elts
+        values = tuple(ir.Name(fresh_name(f"{name}_{turn}", self.taken)) for turn in range(len(items)))
+        rest = self.block(rest)
+        notes.changed("unroll_comprehensions", "the items of {} in locals", ir.Name(name),
+                      loc=stmt.loc)
+        then = (ir.Assign((ir.Build("tuple", values),), ir.Build("tuple", items), stmt.loc),
+                ir.Assign(stmt.targets, ir.Build("list", values), stmt.loc), *rest)
+        return ir.If(unrolled.test, then, (*unrolled.orelse, *copy_statements(rest)), stmt.loc)
+
+
+def _item(expr: ir.Expr, name: str, count: int) -> int | None:
+    """The index of `name[i]` (an int constant within a list of `count` items), else None."""
+    match expr:
+        case ir.Subscript(ir.Name(read), ir.Const(index)) if read == name \
+                and type(index) is int and -count <= index < count:
+            return index
+    return None
+
+
+def _reads_items(body: tuple[ir.Stmt, ...], name: str) -> bool:
+    return any(isinstance(node, ir.Subscript) and node.value == ir.Name(name)
+               for stmt in walk_statements(body) for expr in statement_expressions(stmt)
+               for node in walk_expr(expr))
+
+
+def _stops(stmt: ir.Stmt, group: frozenset[str], names: set[str]) -> bool:
+    """Whether `stmt` (or a statement in it) may change the list of `group` or rebind one of
+    `names`: binds a name of the group, stores into it, calls a method changing it, assigns
+    one of the names, or is opaque."""
+    return any(isinstance(inner, ir.Opaque) or writes(inner, group)
+               or assigned_names(inner) & names for inner in walk_statements((stmt,)))
+
+
+def forward_items(body: tuple[ir.Stmt, ...], private: dict[str, frozenset[str]],
+                  ) -> tuple[tuple[ir.Stmt, ...], bool]:
+    """`body` where, after `d = [x, y]` (`d` a private list, the items names), the statements
+    read `x` for `d[0]` and `y` for `d[1]` until one may change the list or rebind a name; in
+    every block. Whether anything changed. The same object, and no `d[0]` left to replace:
+    done once."""
+    changed = False
+    result = list(body)
+    for position, stmt in enumerate(result):
+        match stmt:
+            case ir.Assign((ir.Name(name),), ir.Build("list", items)) if name in private \
+                    and items and all(isinstance(item, ir.Name) for item in items):
+                values = tuple(item for item in items if isinstance(item, ir.Name))
+                names = {value.id for value in values}
+                for later in range(position + 1, len(result)):
+                    if _stops(result[later], private[name], names):
+                        break
+                    replaced = _with_items(result[later], name, values)
+                    changed |= replaced is not result[later]
+                    result[later] = replaced
+        if bodies := nested_bodies(result[position]):
+            inner, inner_changed = forward_items(bodies[0], private)
+            orelse, orelse_changed = forward_items(bodies[1], private)
+            if inner_changed or orelse_changed:
+                result[position] = with_bodies(result[position], inner, orelse)
+                changed = True
+    return tuple(result), changed
+
+
+def _with_items(stmt: ir.Stmt, name: str, values: tuple[ir.Name, ...]) -> ir.Stmt:
+    """`stmt` reading `values[i]` for `name[i]`, in its nested statements too."""
+    def item(expr: ir.Expr) -> ir.Expr:
+        index = _item(expr, name, len(values))
+        return expr if index is None else values[index]
+
+    return map_statements((stmt,), lambda inner: map_statement_expressions(inner, item))[0]
+
 
 def unroll_comprehensions(function: ir.Function) -> ir.Function:
     """Write `[E for k in range(constants)]` as the display of its elements, behind a test that
     `range` is the builtin."""
-    if ir.OpaqueExpr not in node_kinds(function):
+    if ir.OpaqueExpr in node_kinds(function):
+        body = _Unroller(function).block(function.body)
+        function = function if body is function.body else function.with_body(body)
+    if ir.Build not in node_kinds(function):
         return function
-    body = _Unroller(function).block(function.body)
-    return function if body is function.body else function.with_body(body)
+    body, changed = forward_items(function.body, private_lists(function))
+    return function.with_body(body) if changed else function
