@@ -236,3 +236,27 @@ def test_never_a_wrong_answer_items_in_locals(make_module: Callable[[str], types
                        2.0)
     assert "n = d_0 * d_0 + d_1 * d_1 + d_2 * d_2" in source
     assert "d[0] = n * s" in source
+
+
+_GLOBAL_ITEMS = """
+SCALE = 2.0
+
+
+def scaled(g, x):
+    d = [SCALE, x]
+    g()
+    return d[0] * d[1]
+"""
+
+
+def test_never_a_wrong_answer_display_of_a_global(
+        make_module: Callable[[str], types.ModuleType]) -> None:
+    """`d = [SCALE, x]`: `d[0]` is not read as `SCALE` again after a call that rebinds it."""
+    module = make_module(_GLOBAL_ITEMS)
+    compiled = sc.symbolic(module.scaled)
+
+    def rebind() -> None:
+        module.SCALE = 5.0
+
+    assert compiled(lambda: None, 3.0) == 6.0
+    assert compiled(rebind, 3.0) == 6.0

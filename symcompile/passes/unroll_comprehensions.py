@@ -52,6 +52,7 @@ from ..ir.names import (
     introspects,
     local_names,
     node_kinds,
+    untracked_names,
     written_names,
 )
 from ..ir.rewrite import (
@@ -276,17 +277,18 @@ def _stops(stmt: ir.Stmt, group: frozenset[str], names: set[str]) -> bool:
 
 
 def forward_items(body: tuple[ir.Stmt, ...], private: dict[str, frozenset[str]],
-                  ) -> tuple[tuple[ir.Stmt, ...], bool]:
-    """`body` where, after `d = [x, y]` (`d` a private list, the items names), the statements
-    read `x` for `d[0]` and `y` for `d[1]` until one may change the list or rebind a name; in
-    every block. Whether anything changed. The same object, and no `d[0]` left to replace:
-    done once."""
+                  tracked: set[str]) -> tuple[tuple[ir.Stmt, ...], bool]:
+    """`body` where, after `d = [x, y]` (`d` a private list, the items locals no opaque code
+    touches: only the function's own statements rebind them), the statements read `x` for
+    `d[0]` and `y` for `d[1]` until one may change the list or rebind a name; in every block.
+    Whether anything changed. No `d[0]` is left to replace: done once."""
     changed = False
     result = list(body)
     for position, stmt in enumerate(result):
         match stmt:
             case ir.Assign((ir.Name(name),), ir.Build("list", items)) if name in private \
-                    and items and all(isinstance(item, ir.Name) for item in items):
+                    and items and all(isinstance(item, ir.Name) and item.id in tracked
+                                      for item in items):
                 values = tuple(item for item in items if isinstance(item, ir.Name))
                 names = {value.id for value in values}
                 for later in range(position + 1, len(result)):
@@ -296,8 +298,8 @@ def forward_items(body: tuple[ir.Stmt, ...], private: dict[str, frozenset[str]],
                     changed |= replaced is not result[later]
                     result[later] = replaced
         if bodies := nested_bodies(result[position]):
-            inner, inner_changed = forward_items(bodies[0], private)
-            orelse, orelse_changed = forward_items(bodies[1], private)
+            inner, inner_changed = forward_items(bodies[0], private, tracked)
+            orelse, orelse_changed = forward_items(bodies[1], private, tracked)
             if inner_changed or orelse_changed:
                 result[position] = with_bodies(result[position], inner, orelse)
                 changed = True
@@ -321,5 +323,6 @@ def unroll_comprehensions(function: ir.Function) -> ir.Function:
         function = function if body is function.body else function.with_body(body)
     if ir.Build not in node_kinds(function):
         return function
-    body, changed = forward_items(function.body, private_lists(function))
+    tracked = local_names(function) - untracked_names(function)
+    body, changed = forward_items(function.body, private_lists(function), tracked)
     return function.with_body(body) if changed else function
