@@ -32,6 +32,7 @@ from .hoist_globals import hoist_globals
 from .hoist_list_items import hoist_list_items
 from .hoist_loop_invariants import hoist_loop_invariants
 from .hoist_object_reads import hoist_object_reads
+from .hoist_record_items import hoist_record_items
 from .inline_calls import inline_calls
 from .interchange_object_loops import interchange_object_loops
 from .inline_map_filter import inline_map_filter
@@ -42,6 +43,7 @@ from .propagate import propagate
 from .simplify_algebra import simplify_algebra
 from .speculate_loop_types import speculate_loop_types
 from .unbox_objects import unbox_objects
+from .unroll_comprehensions import unroll_comprehensions
 from .unroll_loops import unroll_loops
 from .use_cheaper_numpy_calls import use_cheaper_numpy_calls
 from .vectorize_loops import vectorize_loops
@@ -65,6 +67,9 @@ PASSES: tuple[Pass, ...] = (
     # repeat short constant loops (their counts are known only after folding), so the next
     # round can propagate and fold each copy
     unroll_loops,
+    # and short constant comprehensions (`[a[k] - b[k] for k in range(3)]`) as list displays
+    # (behind a test of `range`), so the passes see their elements
+    unroll_comprehensions,
     # apply algebraic identities where the operands' types make them exact; after folding and
     # unrolling, which leave the constants (`1.0 * x`) that the identities remove
     simplify_algebra,
@@ -109,6 +114,10 @@ PASSES: tuple[Pass, ...] = (
     # it: it keeps the loop as written beside the copy, whose reads the rounds would hoist
     # again and again
     hoist_list_items,
+    # and (RUN_LAST too) read the keys of dicts in a list the function made, which nobody
+    # else can reach, once per turn of the loop binding them: it keeps the loops as written
+    # beside the copy where the list may go to unseen code
+    hoist_record_items,
     # then (RUN_LAST too) compute NumPy operations into arrays the
     # function made itself: it splits expressions into statements, which forwarding would undo
     eliminate_temporaries,
@@ -125,7 +134,7 @@ WEIGH_SPECIALIZATIONS = True
 # Passes that run once, after the others have reached their fixed point.
 RUN_LAST: frozenset[Pass] = frozenset({vectorize_loops, iterate_lists, iterate_array_recurrences,
                                      unbox_objects, interchange_object_loops, hoist_object_reads,
-                                     hoist_list_items,
+                                     hoist_list_items, hoist_record_items,
                                      eliminate_temporaries, use_cheaper_numpy_calls})
 
 # The pipeline stops after this many rounds even if it has not settled (a chain of 30 nested

@@ -114,6 +114,13 @@ def _not_worth_it(stmt: ir.For, namespace: ir.Namespace | None) -> bool:
     return False
 
 
+def _subscripted(body: tuple[ir.Stmt, ...], name: str) -> bool:
+    """Whether `body` reads or stores an item of `name` itself (`a["pos"]`, `a[0] = x`)."""
+    return any(isinstance(node, ir.Subscript) and node.value == ir.Name(name)
+               for stmt in walk_statements(body) for expr in statement_expressions(stmt)
+               for node in walk_expr(expr))
+
+
 class _Speculator:
     def __init__(self, function: ir.Function) -> None:
         self.function = function
@@ -171,6 +178,8 @@ class _Speculator:
         where simplify_algebra would use that, `... and assumptions_hold()` where the body
         may run unseen code and relies on globals (see the module's text)."""
         namespace = self.function.namespace
+        if _subscripted(stmt.body, name):  # a float has no items: its copy would raise
+            return None
         dirty = not (namespace is not None and namespace.fixed) \
             and self.effects.body(stmt.body) is None
         if dirty and self._recheck_pays(stmt, name):

@@ -5,8 +5,9 @@ the loop itself would make (`i = 0`, `i = 1`, `i = 2`), followed by the `else` c
 a loop without `break` always runs. That is exactly what the loop does, and it lets
 propagation and folding work on each copy. Only loops over a constant tuple or string (or a
 tuple or list display of constants), over `range` of constants or of globals holding ints (the
-builtin, at a point where no unseen code can have rebound the names), or over a compiled
-object's list (its items checked on entry, see `objects`), of at most 8 turns, with no `break`
+builtin, at a point where no unseen code can have rebound the names; elsewhere a `range`
+of int constants behind a test `range is range_2`, the loop as written kept beside), or over a
+compiled object's list (its items checked on entry, see `objects`), of at most 8 turns, with no `break`
 or `continue` of their own and a small body.
 
 Example::
@@ -44,11 +45,12 @@ from ..ir.names import (
     size,
     written_names,
 )
-from ..ir.rewrite import copy_statements
+from ..ir.rewrite import copy_statements, walk_statements
 from . import notes
 
 MAX_TURNS = 8
 MAX_UNROLLED_NODES = 400
+RANGE_IS_BUILTIN = ir.Compare(("is",), (ir.Name("range"), ir.Const(builtins.range)))
 
 
 def _jumps_out(body: tuple[ir.Stmt, ...]) -> bool:
@@ -94,6 +96,7 @@ class _Unroller:
         self.function = function
         self.written = written_names(function)
         self.assumed: list[ir.Assumption] = []
+        self.kept = _kept_loops(function)
 
     def turns(self, iterable: ir.Expr, loop: ir.For) -> list[object] | None:
         """The values a loop over `iterable` takes, if they are constants; else None."""
@@ -154,9 +157,7 @@ class _Unroller:
         # `range` may have been rebound, a list changed (unless nothing can change them)
         if dirty and not (isinstance(stmt.iter, ir.Const) and type(stmt.iter.value) is not list) \
                 and not self._unchanging(stmt.iter):
-            if _short(stmt.iter):
-                _refused(stmt, "calls code the compiler cannot see before it")
-            return stmt
+            return self._tested(stmt)
         values = self.turns(stmt.iter, stmt)
         if values is None:
             return stmt
@@ -170,11 +171,48 @@ class _Unroller:
                            f"(at most {MAX_UNROLLED_NODES} in all)")
             return stmt
         notes.changed("unroll", "unroll for {} in {}", stmt.target, stmt.iter, loc=stmt.loc)
-        unrolled: list[ir.Stmt] = []
-        for turn, value in enumerate(values):
-            unrolled.append(ir.Assign((stmt.target,), ir.Const(value), stmt.loc))
-            unrolled += copy_statements(stmt.body) if turn else stmt.body
-        return (*unrolled, *stmt.orelse)
+        return _unrolled(stmt, values)
+
+    def _tested(self, loop: ir.For) -> ir.Stmt:
+        """Where unseen code may have run: a loop over `range` of int constants unrolled behind
+        `range is range_2` (read where the loop reads `range`), the loop as written otherwise."""
+        match loop.iter:
+            case ir.Call(ir.Name("range"), args, ()) if 1 <= len(args) <= 3 \
+                    and id(loop) not in self.kept and (bounds := _int_constants(args)) is not None:
+                numbers = range(*bounds)
+                turn_size = body_size(loop.body) - fallback_size(loop.body)
+                if "range" in self.written or self.function.namespace is None \
+                        or self.function.namespace.lookup("range") != (True, builtins.range):
+                    return loop
+                if len(numbers) > MAX_TURNS or turn_size * len(numbers) > MAX_UNROLLED_NODES:
+                    _refused(loop, f"{len(numbers)} turns of {turn_size} IR nodes (at most "
+                                   f"{MAX_TURNS}, {MAX_UNROLLED_NODES} nodes in all)")
+                    return loop
+                notes.changed("unroll", "unroll for {} in {} (behind a test of range)",
+                              loop.target, loop.iter, loc=loop.loc)
+                return ir.If(RANGE_IS_BUILTIN, _unrolled(loop, list(numbers), kept=True), (loop,),
+                             loop.loc)
+        if _short(loop.iter):
+            _refused(loop, "calls code the compiler cannot see before it")
+        return loop
+
+
+def _unrolled(loop: ir.For, values: list[object], kept: bool = False) -> tuple[ir.Stmt, ...]:
+    """The body of `loop` once per value, after assigning it to the target; then its `else`
+    (all of them copies where the loop is `kept` too)."""
+    unrolled: list[ir.Stmt] = []
+    for turn, value in enumerate(values):
+        unrolled.append(ir.Assign((loop.target,), ir.Const(value), loop.loc))
+        unrolled += copy_statements(loop.body) if turn or kept else loop.body
+    return (*unrolled, *(copy_statements(loop.orelse) if kept else loop.orelse))
+
+
+def _kept_loops(function: ir.Function) -> set[int]:
+    """The loops as written kept beside a copy unrolled behind a test of `range` (by this pass,
+    or by unroll_comprehensions)."""
+    return {id(loop) for stmt in walk_statements(function.body)
+            if isinstance(stmt, ir.If) and stmt.test == RANGE_IS_BUILTIN
+            for loop in stmt.orelse if isinstance(loop, ir.For)}
 
 
 def unroll_loops(function: ir.Function) -> ir.Function:
