@@ -251,3 +251,44 @@ def test_same_line_number_seen_by_the_frame(make_module: MakeModule) -> None:
     """)
     compiled = symcompile.symbolic(module.main)
     assert_equivalent(module.main, compiled, (3,))
+
+
+# kind "syntax" (found while the dicts branch was fuzzed): the checks on entry read COUNT
+# (folding `float('inf')` relied on it) before the body's `global COUNT`, which Python refuses
+# ("used prior to global declaration"): an internal error where the original raised TypeError
+def test_same_exception_for_a_global_declared_below_what_the_checks_read(
+        make_module: MakeModule) -> None:
+    module = make_module("""
+        COUNT = 0
+
+
+        def main(x, y, n):
+            global COUNT, helper
+            for k2 in 0:
+                COUNT = COUNT + float('inf')
+                L[0] = 0
+            else:
+                pass
+    """)
+    compiled = symcompile.symbolic(module.main)
+    for function in (module.main, compiled, compiled):
+        with pytest.raises(TypeError, match="'int' object is not iterable"):
+            function(float("inf"), float("nan"), 0)
+
+
+def test_global_declarations_lead_the_generated_code(make_module: MakeModule) -> None:
+    module = make_module("""
+        TOTAL = 0.0
+
+
+        def add(x):
+            if x:
+                global TOTAL
+                TOTAL = TOTAL + x
+            return TOTAL
+    """)
+    compiled = symcompile.symbolic(module.add)
+    assert compiled(2.0) == 2.0 and module.add(1.0) == 3.0 and compiled(0.5) == 3.5
+    body = str(compiled.source).splitlines()[1:]
+    declaration = next(i for i, line in enumerate(body) if line.strip().startswith("global"))
+    assert all("TOTAL" not in line for line in body[:declaration])

@@ -530,6 +530,7 @@ def function_to_ast(function: ir.Function, recompile: Callable[..., object] | No
         body.insert(start, generator.type_guard(function.params, typed, type_miss))
     if recompile is not None and checked:
         body[start:start] = generator.guard(function.params, checked, recompile)
+    body[start:start] = _lifted_declarations(body)  # before anything the guards read
     node = ast.FunctionDef(
         name=function.name,
         args=copy.deepcopy(function.params),
@@ -541,6 +542,39 @@ def function_to_ast(function: ir.Function, recompile: Callable[..., object] | No
     if "type_params" in ast.FunctionDef._fields:  # Python 3.12 added type parameters to defs
         setattr(node, "type_params", [])
     return node, generator.name_new_names(node)
+
+
+def _lifted_declarations(body: list[ast.stmt]) -> list[ast.stmt]:
+    """Take the `global` and `nonlocal` declarations out of `body` (nested defs and classes
+    aside; a block left empty keeps a `pass`), one declaration per kind for the names in
+    order. A declaration holds for the whole function wherever it stands, but a name read
+    before it is a SyntaxError: the checks on entry, and code the passes moved, may read a
+    global the function declares further down."""
+    names: dict[type, list[str]] = {ast.Global: [], ast.Nonlocal: []}
+    pending = [body]
+    while pending:
+        statements = pending.pop()
+        kept: list[ast.stmt] = []
+        for stmt in statements:
+            if isinstance(stmt, (ast.Global, ast.Nonlocal)):
+                found = names[type(stmt)]
+                found += [name for name in stmt.names if name not in found]
+                continue
+            kept.append(stmt)
+            if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                pending += _statement_lists(stmt)
+        if len(kept) != len(statements):
+            statements[:] = kept or [ast.Pass()]
+    return [kind(found) for kind, found in names.items() if found]
+
+
+def _statement_lists(stmt: ast.stmt) -> list[list[ast.stmt]]:
+    """The blocks of statements directly inside `stmt`."""
+    lists = [block for part in ("body", "orelse", "finalbody")
+             if isinstance(block := getattr(stmt, part, None), list)]
+    for part in ("handlers", "cases"):
+        lists += [child.body for child in getattr(stmt, part, ())]
+    return lists
 
 
 # --------------------------------------------------------------- AST → text

@@ -15,15 +15,16 @@ def guarded(path, x):
     return data, helper(x)
 # --- after pipeline ---
 def guarded(path, x):
-    import math
     global calls
+    import math
     assert x >= 0, 'negative'
     try:
         with open(path) as handle:
             data = handle.read()
     except OSError:
         data = ''
+
     def helper(y):
         return math.sqrt(y)
     del path
-    return (data, helper(x))
+    return data, helper(x)
