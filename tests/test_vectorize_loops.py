@@ -390,7 +390,7 @@ VECTORIZED = {"scale_add", "smooth", "jacobi", "jacobi_lists_style", "two_statem
 
 def check(kernels: types.ModuleType, name: str, *args: object) -> None:
     original = getattr(kernels, name)
-    fast = compiled(kernels, name)
+    fast = compiled_for(kernels, name, args)
     assert_equivalent(original, fast, args)
     assert_equivalent(original, fast, args)  # the compiled version, now cached
     if name in VECTORIZED and all(type(arg) is not np.ndarray or arg.dtype.kind in "fb" or name == "int_compare"
