@@ -16,7 +16,8 @@ import pytest
 import symcompile as sc
 from symcompile.runtime.oracle import assert_equivalent
 from tests.source_module import import_source
-from tests.test_vectorize_loops import compiled, compiled_for, said, vectorized
+from tests.shared_versions import compiled, compiled_for
+from tests.test_vectorize_loops import said, vectorized
 
 KERNELS = '''
 import numpy as np

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import types
 import warnings
-from typing import Callable, Hashable
+from typing import Callable
 
 import numpy as np
 import pytest
@@ -15,8 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import symcompile as sc
-from symcompile.passes import pipeline, vectorize_build
+from symcompile.passes import vectorize_build
 from symcompile.runtime.oracle import assert_equivalent, same_value
+from tests.shared_versions import compiled, compiled_for
 
 KERNELS = '''
 import numpy as np
@@ -315,50 +316,6 @@ def array_code_at_every_size(monkeypatch: pytest.MonkeyPatch) -> None:
 def kernels(tmp_path_factory: pytest.TempPathFactory) -> types.ModuleType:
     from tests.source_module import import_source
     return import_source(KERNELS, tmp_path_factory.mktemp("vectorize") / "vectorize_kernels.py")
-
-
-def compiled(module: types.ModuleType, name: str) -> Callable[..., object]:
-    """A fresh `@symbolic` copy of the kernel: its first call compiles the version for its
-    argument types (a compiled function called with other types runs its untyped version)."""
-    original = getattr(module, name)
-    fresh = types.FunctionType(original.__code__, original.__globals__, name, original.__defaults__)
-    return sc.symbolic(fresh)
-
-
-# the copies `compiled_for` made, by kernel, argument kinds and settings
-_SHARED: dict[tuple[object, ...], Callable[..., object]] = {}
-
-
-def argument_kinds(args: tuple[object, ...]) -> tuple[Hashable, ...]:
-    """Per argument what a version is compiled for, finer than the runtime's key: its exact
-    type and, for an array, its dtype (and whether it is NumPy's own), dimensions,
-    C-contiguity and the first argument of the same shape."""
-    kinds: list[Hashable] = []
-    for arg in args:
-        if isinstance(arg, np.ndarray):
-            owner = next(k for k, other in enumerate(args)
-                         if isinstance(other, np.ndarray) and other.shape == arg.shape)
-            kinds.append((type(arg), arg.dtype.str, arg.dtype is np.dtype(arg.dtype.char),
-                          arg.ndim, arg.flags.c_contiguous, owner))
-        else:
-            kinds.append(type(arg))
-    return tuple(kinds)
-
-
-def compiler_settings() -> tuple[object, ...]:
-    """The module constants tests change (monkeypatch) that decide what a compile makes."""
-    return (vectorize_build.MIN_ITERATIONS, vectorize_build.MIN_ELEMENTS_PER_TURN,
-            pipeline.WEIGH_SPECIALIZATIONS)
-
-
-def compiled_for(module: types.ModuleType, name: str, args: tuple[object, ...]) -> Callable[..., object]:
-    """A `@symbolic` copy of the kernel shared by the calls with arguments of the kinds of
-    `args` (under the same settings): a fresh copy would compile the same version for them,
-    so the tests that run a kernel on many values of one kind compile it once."""
-    key = (module, name, argument_kinds(args), compiler_settings())
-    if key not in _SHARED:
-        _SHARED[key] = compiled(module, name)
-    return _SHARED[key]
 
 
 def said(function: Callable[..., object], *args: object) -> str:
