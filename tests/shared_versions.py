@@ -10,16 +10,29 @@ make; the key here is finer than the runtime's, so a shared copy never meets oth
 
 from __future__ import annotations
 
+import itertools
+import textwrap
 import types
 from typing import Callable, Hashable
 
 import numpy as np
+import pytest
 
 import symcompile as sc
 from symcompile.passes import pipeline, vectorize_build
+from tests.source_module import import_source
+
+_module_numbers = itertools.count()
 
 # the copies `compiled_for` made, by kernel, argument kinds and settings
 _SHARED: dict[tuple[object, ...], Callable[..., object]] = {}
+
+
+def module_of(source: str, tmp_path_factory: pytest.TempPathFactory) -> types.ModuleType:
+    """The (dedented) source imported as a module of its own, for a module-scoped fixture whose
+    kernels the tests compile through `compiled_for`."""
+    path = tmp_path_factory.mktemp("kernels") / f"shared_kernels_{next(_module_numbers)}.py"
+    return import_source(textwrap.dedent(source), path)
 
 
 def compiled(module: types.ModuleType, name: str) -> Callable[..., object]:

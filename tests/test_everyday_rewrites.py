@@ -4,7 +4,6 @@ aliasing) on the inputs where the rule fires and where it must not."""
 
 from __future__ import annotations
 
-import textwrap
 import types
 import warnings
 from typing import Callable
@@ -18,8 +17,7 @@ from symcompile.analysis.value_types import Known, type_of
 from symcompile.passes.pipeline import PASSES
 from symcompile.passes.vectorize_loops import vectorize_loops
 from symcompile.runtime.oracle import assert_equivalent
-from tests.shared_versions import compiled_for
-from tests.source_module import import_source
+from tests.shared_versions import compiled_for, module_of
 
 REDUCTIONS = '''
 import numpy as np
@@ -165,7 +163,7 @@ def into(a, out, n):
 @pytest.fixture(scope="module")
 def recurrences(tmp_path_factory: pytest.TempPathFactory) -> types.ModuleType:
     """RECURRENCES imported once for the tests that share its compiled copies."""
-    return import_source(textwrap.dedent(RECURRENCES), tmp_path_factory.mktemp("everyday") / "everyday_recurrences.py")
+    return module_of(RECURRENCES, tmp_path_factory)
 
 
 def _system(n: int, seed: int = 0) -> tuple[np.ndarray, ...]:
