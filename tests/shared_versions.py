@@ -35,12 +35,13 @@ def module_of(source: str, tmp_path_factory: pytest.TempPathFactory) -> types.Mo
     return import_source(textwrap.dedent(source), path)
 
 
-def compiled(module: types.ModuleType, name: str) -> Callable[..., object]:
-    """A fresh `@symbolic` copy of the kernel: its first call compiles the version for its
-    argument types (a compiled function called with other types runs its untyped version)."""
+def compiled(module: types.ModuleType, name: str, **options: object) -> Callable[..., object]:
+    """A fresh `@symbolic(**options)` copy of the kernel: its first call compiles the version
+    for its argument types (a compiled function called with other types runs its untyped
+    version)."""
     original = getattr(module, name)
     fresh = types.FunctionType(original.__code__, original.__globals__, name, original.__defaults__)
-    return sc.symbolic(fresh)
+    return sc.symbolic(fresh, **options)
 
 
 def argument_kinds(args: tuple[object, ...]) -> tuple[Hashable, ...]:
@@ -66,10 +67,11 @@ def compiler_settings() -> tuple[object, ...]:
             pipeline.WEIGH_SPECIALIZATIONS, tuple(sorted(np.geterr().items())))
 
 
-def compiled_for(module: types.ModuleType, name: str, args: tuple[object, ...]) -> Callable[..., object]:
-    """The `@symbolic` copy of the kernel shared by the calls with arguments of the kinds of
-    `args` under the same settings."""
-    key = (module, name, argument_kinds(args), compiler_settings())
+def compiled_for(module: types.ModuleType, name: str, args: tuple[object, ...],
+                 **options: object) -> Callable[..., object]:
+    """The `@symbolic(**options)` copy of the kernel shared by the calls with arguments of the
+    kinds of `args` under the same settings."""
+    key = (module, name, argument_kinds(args), compiler_settings(), tuple(sorted(options.items())))
     if key not in _SHARED:
-        _SHARED[key] = compiled(module, name)
+        _SHARED[key] = compiled(module, name, **options)
     return _SHARED[key]
