@@ -95,14 +95,19 @@ def test_never_slower_softmax_computes_in_place(make_module: Callable[[str], typ
     lambda: [1.0, 2.0],
 ])
 @pytest.mark.parametrize("name", ["softmax", "centred", "standardize", "by_axis"])
-def test_never_wrong_reductions_then_in_place(make_module: Callable[[str], types.ModuleType],
+def test_never_wrong_reductions_then_in_place(reductions: types.ModuleType,
                                               make: Callable[[], object], name: str) -> None:
-    module = make_module(REDUCTIONS)
-    original = getattr(module, name)
-    compiled = sc.symbolic(original)
+    original = getattr(reductions, name)
     with np.errstate(all="ignore"):
         for _ in range(3):
-            assert_equivalent(original, compiled, (make(),))
+            args = (make(),)
+            assert_equivalent(original, compiled_for(reductions, name, args), args)
+
+
+@pytest.fixture(scope="module")
+def reductions(tmp_path_factory: pytest.TempPathFactory) -> types.ModuleType:
+    """REDUCTIONS imported once for the tests that share its compiled copies."""
+    return module_of(REDUCTIONS, tmp_path_factory)
 
 
 RECURRENCES = '''
