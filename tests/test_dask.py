@@ -24,10 +24,6 @@ from symcompile.runtime.oracle import explain_difference
 from tests.source_module import import_source
 from tests.test_docs import code_blocks, run_page
 
-dask = pytest.importorskip("dask")
-distributed = pytest.importorskip("dask.distributed")
-da = pytest.importorskip("dask.array")
-
 pytestmark = pytest.mark.slow  # it starts a scheduler and two worker processes
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -84,7 +80,10 @@ def kernels(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 @pytest.fixture(scope="module")
 def client(kernels: Any) -> Iterator[Any]:
     """A client of a new local cluster: two process workers of one thread each, no dashboard,
-    quiet logs, BLAS threads as here; the workers can import `kernels`."""
+    quiet logs, BLAS threads as here; the workers can import `kernels`. (dask is imported
+    here, not at collection: the quick tier leaves this module out and need not pay for it.)"""
+    dask = pytest.importorskip("dask")
+    distributed = pytest.importorskip("dask.distributed")
     with dask.config.set({"distributed.nanny.pre-spawn-environ": SAME_BLAS_THREADS}):
         # (the scheduler's HTTP server always starts: on a free port, else dask warns when
         # 8787 is taken)
@@ -159,6 +158,7 @@ def test_the_mlp_arriving_on_a_worker_is_compiled(client):
 def test_a_compiled_mlp_runs_through_map_blocks_with_the_local_bits(client):
     net = sc.symbolic(mlp.get_net())
     x = np.random.default_rng(2).standard_normal((1000, 512)).astype(np.float32)
+    da = pytest.importorskip("dask.array")
     chunked = da.from_array(x, chunks=(250, 512))
     result = chunked.map_blocks(net, chunks=(250, 2), meta=np.empty((0, 2), np.float32))
     local = np.concatenate([net(x[start:start + 250]) for start in range(0, 1000, 250)])

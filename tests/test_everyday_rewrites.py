@@ -17,6 +17,7 @@ from symcompile.analysis.value_types import Known, type_of
 from symcompile.passes.pipeline import PASSES
 from symcompile.passes.vectorize_loops import vectorize_loops
 from symcompile.runtime.oracle import assert_equivalent
+from tests.shared_versions import compiled_for, module_of
 
 REDUCTIONS = '''
 import numpy as np
@@ -94,14 +95,19 @@ def test_never_slower_softmax_computes_in_place(make_module: Callable[[str], typ
     lambda: [1.0, 2.0],
 ])
 @pytest.mark.parametrize("name", ["softmax", "centred", "standardize", "by_axis"])
-def test_never_wrong_reductions_then_in_place(make_module: Callable[[str], types.ModuleType],
+def test_never_wrong_reductions_then_in_place(reductions: types.ModuleType,
                                               make: Callable[[], object], name: str) -> None:
-    module = make_module(REDUCTIONS)
-    original = getattr(module, name)
-    compiled = sc.symbolic(original)
+    original = getattr(reductions, name)
     with np.errstate(all="ignore"):
         for _ in range(3):
-            assert_equivalent(original, compiled, (make(),))
+            args = (make(),)
+            assert_equivalent(original, compiled_for(reductions, name, args), args)
+
+
+@pytest.fixture(scope="module")
+def reductions(tmp_path_factory: pytest.TempPathFactory) -> types.ModuleType:
+    """REDUCTIONS imported once for the tests that share its compiled copies."""
+    return module_of(REDUCTIONS, tmp_path_factory)
 
 
 RECURRENCES = '''
@@ -159,6 +165,12 @@ def into(a, out, n):
 '''
 
 
+@pytest.fixture(scope="module")
+def recurrences(tmp_path_factory: pytest.TempPathFactory) -> types.ModuleType:
+    """RECURRENCES imported once for the tests that share its compiled copies."""
+    return module_of(RECURRENCES, tmp_path_factory)
+
+
 def _system(n: int, seed: int = 0) -> tuple[np.ndarray, ...]:
     rng = np.random.default_rng(seed)
     return (rng.uniform(-1, 0, n), rng.uniform(4, 5, n), rng.uniform(-1, 0, n),
@@ -200,13 +212,12 @@ THOMAS_INPUTS: list[Callable[[], tuple[object, ...]]] = [
 @pytest.mark.parametrize("settings", [{}, {"all": "ignore"}, {"all": "raise", "under": "ignore"},
                                       {"under": "warn"}])
 @pytest.mark.parametrize("make", THOMAS_INPUTS)
-def test_never_wrong_thomas_sweeps(make_module: Callable[[str], types.ModuleType],
+def test_never_wrong_thomas_sweeps(recurrences: types.ModuleType,
                                    make: Callable[[], tuple[object, ...]], settings: dict[str, str]) -> None:
-    module = make_module(RECURRENCES)
-    compiled = sc.symbolic(module.thomas)
     with np.errstate(**settings):  # type: ignore[arg-type]
         for _ in range(3):
-            assert_equivalent(module.thomas, compiled, make())
+            args = make()
+            assert_equivalent(recurrences.thomas, compiled_for(recurrences, "thomas", args), args)
 
 
 INTO_INPUTS: list[Callable[[], tuple[object, ...]]] = [

@@ -13,7 +13,9 @@ a fact of the IR or of the analyses, or a support module of `passes/` (notes, re
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -47,20 +49,17 @@ def layer(module: str) -> int:
     return LAYERS.index(parts[1] if len(parts) > 1 else "__init__")
 
 
+@functools.cache
 def imports(path: Path) -> list[tuple[str, bool]]:
     """(imported module, deferred) for every import in the module at `path` that runs (those
     under `if TYPE_CHECKING:` are for the type checker only)."""
     module = module_name(path)
     package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    in_functions = {id(inner) for node in ast.walk(tree)
-                    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-                    for inner in ast.walk(node)}
     type_only = {id(inner) for node in tree.body if isinstance(node, ast.If)
                  and ast.unparse(node.test).endswith("TYPE_CHECKING") for inner in node.body}
     found = []
-    for node in ast.walk(tree):
-        deferred = id(node) in in_functions
+    for node, deferred in statements(tree, False):
         if id(node) in type_only:
             continue
         if isinstance(node, ast.Import):
@@ -76,15 +75,29 @@ def imports(path: Path) -> list[tuple[str, bool]]:
     return found
 
 
+def statements(node: ast.AST, deferred: bool) -> Iterator[tuple[ast.AST, bool]]:
+    """The statements (and except and case clauses) inside `node`, outermost first, each with
+    whether it is inside a function; expressions are not entered (no import is in one)."""
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, (ast.stmt, ast.excepthandler, ast.match_case)):
+            yield child, deferred
+            yield from statements(child, deferred or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)))
+
+
 MODULES = {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
-GRAPH = {module: {target for target, _ in imports(path)
-                  if target.startswith("symcompile") and target != module}
-         for module, path in MODULES.items()}
+
+
+@functools.cache
+def graph() -> dict[str, set[str]]:
+    """The modules of symcompile each imports (read when a test asks, not at collection)."""
+    return {module: {target for target, _ in imports(path)
+                     if target.startswith("symcompile") and target != module}
+            for module, path in MODULES.items()}
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))
 def test_no_module_imports_a_higher_layer(module: str) -> None:
-    upward = sorted(target for target in GRAPH[module]
+    upward = sorted(target for target in graph()[module]
                     if layer(target) > layer(module))
     assert not upward, f"{module} (layer {LAYERS[layer(module)]}) imports upward: {upward}"
 
@@ -97,8 +110,8 @@ def test_no_import_cycles() -> None:
     def visit(module: str) -> None:
         state[module] = 1
         stack.append(module)
-        for target in sorted(GRAPH.get(module, ())):
-            target = target if target in GRAPH else target.rsplit(".", 1)[0]
+        for target in sorted(graph().get(module, ())):
+            target = target if target in graph() else target.rsplit(".", 1)[0]
             if state.get(target) == 1:
                 cycles.append(" → ".join(stack[stack.index(target):] + [target]))
             elif target not in state:
@@ -106,7 +119,7 @@ def test_no_import_cycles() -> None:
         stack.pop()
         state[module] = 2
 
-    for module in sorted(GRAPH):
+    for module in sorted(graph()):
         if module not in state:
             visit(module)
     assert not cycles, "import cycles:\n" + "\n".join(cycles)
@@ -122,5 +135,5 @@ def test_deferred_imports_are_each_explained() -> None:
 def test_no_pass_module_imports_another_pass_module() -> None:
     passes = {run_pass.__module__ for run_pass in (*pipeline.PASSES, *pipeline.RUN_LAST)}
     borrowed = sorted(f"{module} imports {target}" for module in passes
-                      for target in GRAPH[module] if target in passes)
+                      for target in graph()[module] if target in passes)
     assert not borrowed, "passes borrowing each other's internals:\n" + "\n".join(borrowed)

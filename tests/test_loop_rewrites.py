@@ -19,6 +19,7 @@ from symcompile import ir
 from symcompile.backend import codegen
 from symcompile.passes.hoist_loop_invariants import DOMAINS, TOTAL_ON_FLOATS
 from symcompile.runtime.oracle import assert_equivalent
+from tests.shared_versions import compiled_for, module_of
 
 # every kind of float: zeros, subnormals, around 1, the edges of exp's and the hyperbolic
 # functions' ranges, huge, infinities, NaN; and floats spread over every exponent
@@ -108,9 +109,10 @@ def in_branch(xs, a):
 """
 
 
-@pytest.fixture
-def kernels(make_module: Callable[[str], types.ModuleType]) -> types.ModuleType:
-    return make_module(_KERNELS)
+@pytest.fixture(scope="module")
+def kernels(tmp_path_factory: pytest.TempPathFactory) -> types.ModuleType:
+    """Imported once: the tests share its compiled copies (tests/shared_versions.py)."""
+    return module_of(_KERNELS, tmp_path_factory)
 
 
 def _loops(text: str) -> int:
@@ -134,9 +136,8 @@ def test_never_a_wrong_answer_phasor_hoists_cos_and_sin_behind_a_range_test(
 @pytest.mark.parametrize("n", [0, 1, 5])
 def test_never_a_wrong_answer_rotate_raises_where_the_original_does(
         kernels: types.ModuleType, theta: float, n: int) -> None:
-    xs = [float(i) for i in range(n)]
-    compiled = sc.symbolic(kernels.rotate)
-    assert_equivalent(kernels.rotate, compiled, (xs, xs[::-1], theta))
+    args = ([float(i) for i in range(n)], [float(i) for i in range(n)][::-1], theta)
+    assert_equivalent(kernels.rotate, compiled_for(kernels, "rotate", args), args)
 
 
 @pytest.mark.parametrize(("xs", "rate", "dt"), [
@@ -146,7 +147,7 @@ def test_never_a_wrong_answer_rotate_raises_where_the_original_does(
 def test_never_a_wrong_answer_exp_and_log_raise_after_the_same_effects(
         kernels: types.ModuleType, xs: list[float], rate: float, dt: float) -> None:
     """`exp` overflowing or `log(0.0)` raises on the first turn, after `log.append(x)`."""
-    compiled = sc.symbolic(kernels.decay)
+    compiled = compiled_for(kernels, "decay", (xs, rate, dt, []))
     assert_equivalent(kernels.decay, compiled, (xs, rate, dt, []))
     assert "exp(t" in sc.source(compiled, [1.0], 0.5, 0.1, [])
 
@@ -209,9 +210,10 @@ def branches(samples):
 """
 
 
-@pytest.fixture
-def array_loops(make_module: Callable[[str], types.ModuleType]) -> types.ModuleType:
-    return make_module(_ARRAY_LOOPS)
+@pytest.fixture(scope="module")
+def array_loops(tmp_path_factory: pytest.TempPathFactory) -> types.ModuleType:
+    """Imported once: the tests share its compiled copies (tests/shared_versions.py)."""
+    return module_of(_ARRAY_LOOPS, tmp_path_factory)
 
 
 def _arrays() -> list[np.ndarray]:
@@ -237,7 +239,7 @@ def test_never_a_wrong_answer_loop_over_tolist_same_values_types_and_warnings(
         original = getattr(array_loops, name)
         if name == "two_sums" and len(samples) == 0:
             continue  # (x unbound: the original raises, and so does the compiled version)
-        compiled = sc.symbolic(original)
+        compiled = compiled_for(array_loops, name, args)
         assert_equivalent(original, compiled, args)
         assert_equivalent(original, compiled, args)  # the version already compiled
 
@@ -314,9 +316,10 @@ def ema_stores_a_product(x, alpha):
 """
 
 
-@pytest.fixture
-def indexed_loops(make_module: Callable[[str], types.ModuleType]) -> types.ModuleType:
-    return make_module(_INDEXED_LOOPS)
+@pytest.fixture(scope="module")
+def indexed_loops(tmp_path_factory: pytest.TempPathFactory) -> types.ModuleType:
+    """Imported once: the tests share its compiled copies (tests/shared_versions.py)."""
+    return module_of(_INDEXED_LOOPS, tmp_path_factory)
 
 
 @pytest.mark.parametrize("index", range(len(_arrays())))
@@ -324,11 +327,11 @@ def indexed_loops(make_module: Callable[[str], types.ModuleType]) -> types.Modul
 def test_never_a_wrong_answer_indexed_loop_over_tolist_same_values_types_and_warnings(
         indexed_loops: types.ModuleType, index: int, alpha: float) -> None:
     x = _arrays()[index]
-    compiled = sc.symbolic(indexed_loops.ema)
     if len(x):
-        assert_equivalent(indexed_loops.ema, compiled, (x, alpha))
+        assert_equivalent(indexed_loops.ema, compiled_for(indexed_loops, "ema", (x, alpha)), (x, alpha))
     for dtype in (np.float64, np.float32, np.int64):
-        assert_equivalent(indexed_loops.ema_into, sc.symbolic(indexed_loops.ema_into), (x, alpha, dtype))
+        args = (x, alpha, dtype)
+        assert_equivalent(indexed_loops.ema_into, compiled_for(indexed_loops, "ema_into", args), args)
 
 
 def test_never_a_wrong_answer_indexed_loop_over_tolist_rewritten_where_exact(

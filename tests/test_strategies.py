@@ -26,6 +26,11 @@ CONFIG = settings(
 )
 
 
+# the tests that draw 150 calls (each ~0.3 s) check the test helpers, not the compiler: the
+# full suite runs them, the quick tier leaves them out (as test_corpus's sanity test)
+drawing = pytest.mark.slow
+
+
 def collect(func: Callable[..., Any], **options: Any) -> list[Call]:
     """Draw calls of ``func`` and check that each one binds to its signature."""
     calls: list[Call] = []
@@ -65,12 +70,14 @@ def two_arrays(u, v):
     return u
 
 
+@drawing
 def test_names_pick_types() -> None:
     for args, kwargs in collect(floats_only):
         values = list(args) + list(kwargs.values())
         assert all(type(v) is float for v in values)
 
 
+@drawing
 def test_float_corner_cases_are_drawn() -> None:
     seen = [v for args, kwargs in collect(floats_only) for v in list(args) + list(kwargs.values())]
     assert any(math.isnan(v) for v in seen)
@@ -78,6 +85,7 @@ def test_float_corner_cases_are_drawn() -> None:
     assert any(v == 0 and math.copysign(1.0, v) < 0 for v in seen)
 
 
+@drawing
 def test_parameter_kinds_are_respected() -> None:
     calls = collect(by_kind)
     extras = set()
@@ -94,12 +102,14 @@ def test_parameter_kinds_are_respected() -> None:
     assert any("k" in kwargs for _, kwargs in calls) and any("k" not in kwargs for _, kwargs in calls)
 
 
+@drawing
 def test_small_loop_ints() -> None:
     for args, kwargs in collect(by_kind):
         n = args[2] if len(args) > 2 else kwargs.get("n", 3)
         assert 0 <= n <= 20
 
 
+@drawing
 def test_unknown_names() -> None:
     for args, kwargs in collect(defaults_unknown):
         assert "scale" not in kwargs and len(args) <= 1  # scale is never passed
@@ -107,6 +117,7 @@ def test_unknown_names() -> None:
         arguments_for(unknown_required)
 
 
+@drawing
 def test_trailing_digits_are_stripped() -> None:
     assert strategy_for_name("x_2") is not None and strategy_for_name("weird") is None
     for args, kwargs in collect(numbered):
@@ -115,6 +126,7 @@ def test_trailing_digits_are_stripped() -> None:
         assert isinstance(values[2], np.ndarray)
 
 
+@drawing
 def test_arrays_usually_share_a_shape() -> None:
     calls = collect(two_arrays)
     shapes = [tuple(a.shape for a in list(args) + list(kwargs.values())) for args, kwargs in calls]
@@ -124,6 +136,7 @@ def test_arrays_usually_share_a_shape() -> None:
     assert {pair[0] for pair in shapes} >= {(), (0,), (3,), (2, 3)}
 
 
+@drawing
 def test_overrides() -> None:
     for args, kwargs in collect(unknown_required, params={"weird": st.just("W")}):
         assert (list(args) + list(kwargs.values()))[-1] == "W"

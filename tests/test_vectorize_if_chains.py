@@ -16,7 +16,8 @@ import pytest
 import symcompile as sc
 from symcompile.runtime.oracle import assert_equivalent
 from tests.source_module import import_source
-from tests.test_vectorize_loops import compiled, said, vectorized
+from tests.shared_versions import compiled, compiled_for
+from tests.test_vectorize_loops import said, vectorized
 
 KERNELS = '''
 import numpy as np
@@ -223,7 +224,7 @@ def special(n: int, dtype: type = np.float64) -> np.ndarray:
 
 
 def same(module: types.ModuleType, name: str, *args: object) -> None:
-    assert_equivalent(getattr(module, name), compiled(module, name), args)
+    assert_equivalent(getattr(module, name), compiled_for(module, name, args), args)
 
 
 @pytest.mark.parametrize("n", SIZES)

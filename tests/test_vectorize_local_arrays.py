@@ -14,7 +14,8 @@ from symcompile import ir
 from symcompile.analysis.value_types import Known, type_of
 from symcompile.runtime.oracle import assert_equivalent
 from tests.source_module import import_source
-from tests.test_vectorize_loops import compiled, vectorized
+from tests.shared_versions import compiled
+from tests.test_vectorize_loops import vectorized
 
 KERNELS = '''
 import math

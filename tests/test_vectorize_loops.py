@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 import symcompile as sc
 from symcompile.passes import vectorize_build
 from symcompile.runtime.oracle import assert_equivalent, same_value
+from tests.shared_versions import compiled, compiled_for
 
 KERNELS = '''
 import numpy as np
@@ -317,22 +318,14 @@ def kernels(tmp_path_factory: pytest.TempPathFactory) -> types.ModuleType:
     return import_source(KERNELS, tmp_path_factory.mktemp("vectorize") / "vectorize_kernels.py")
 
 
-def compiled(module: types.ModuleType, name: str) -> Callable[..., object]:
-    """A fresh `@symbolic` copy of the kernel: its first call compiles the version for its
-    argument types (a compiled function called with other types runs its untyped version)."""
-    original = getattr(module, name)
-    fresh = types.FunctionType(original.__code__, original.__globals__, name, original.__defaults__)
-    return sc.symbolic(fresh)
-
-
 def said(function: Callable[..., object], *args: object) -> str:
     """The generated source of the version for `args` (notes included in `explain`)."""
     return sc.source(function, *args)
 
 
 def vectorized(module: types.ModuleType, name: str, *args: object) -> bool:
-    """Whether a fresh copy of the kernel, compiled for `args`, runs its loop as array code."""
-    return "vectorized = True" in said(compiled(module, name), *args)
+    """Whether the kernel, compiled for `args`, runs its loop as array code."""
+    return "vectorized = True" in said(compiled_for(module, name, args), *args)
 
 
 def rng_array(shape: tuple[int, ...], dtype: object = np.float64, seed: int = 0) -> np.ndarray:
@@ -354,7 +347,7 @@ VECTORIZED = {"scale_add", "smooth", "jacobi", "jacobi_lists_style", "two_statem
 
 def check(kernels: types.ModuleType, name: str, *args: object) -> None:
     original = getattr(kernels, name)
-    fast = compiled(kernels, name)
+    fast = compiled_for(kernels, name, args)
     assert_equivalent(original, fast, args)
     assert_equivalent(original, fast, args)  # the compiled version, now cached
     if name in VECTORIZED and all(type(arg) is not np.ndarray or arg.dtype.kind in "fb" or name == "int_compare"

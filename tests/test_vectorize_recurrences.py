@@ -19,7 +19,8 @@ import symcompile as sc
 from symcompile.passes.vectorize_recurrences import final_extreme, last_extreme, running_extreme, running_sum
 from symcompile.runtime.oracle import assert_equivalent, same_value
 from tests.source_module import import_source
-from tests.test_vectorize_loops import compiled, said, vectorized
+from tests.shared_versions import compiled, compiled_for
+from tests.test_vectorize_loops import said, vectorized
 
 KERNELS = '''
 import numpy as np
@@ -190,7 +191,7 @@ def plain(n: int, dtype: type = np.float64) -> np.ndarray:
 
 
 def same(module: types.ModuleType, name: str, *args: object) -> None:
-    assert_equivalent(getattr(module, name), compiled(module, name), args)
+    assert_equivalent(getattr(module, name), compiled_for(module, name, args), args)
 
 
 def bits_equal(a: np.ndarray, b: np.ndarray) -> bool:
