@@ -41,6 +41,7 @@ from .iterate_lists import iterate_lists
 from .propagate import propagate
 from .simplify_algebra import simplify_algebra
 from .speculate_loop_types import speculate_loop_types
+from .split_local_dicts import split_local_dicts
 from .unbox_objects import unbox_objects
 from .unroll_loops import unroll_loops
 from .use_cheaper_numpy_calls import use_cheaper_numpy_calls
@@ -58,6 +59,9 @@ PASSES: tuple[Pass, ...] = (
     # and `list(map(lambda ..., filter(lambda ..., xs)))` as a list comprehension (behind tests
     # of the builtins and the list)
     inline_map_filter,
+    # keep the items of a dict the function makes with constant keys in locals, so the passes
+    # below see plain locals (constants to carry, numbers to type) where it counted into a dict
+    split_local_dicts,
     # carry known constants and copies to their uses, so folding sees them; drop dead branches
     propagate,
     # evaluate what is now constant, including global and module constants
