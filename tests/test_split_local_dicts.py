@@ -6,6 +6,7 @@ the dict handed out at the `return` has the same items in the same order."""
 from __future__ import annotations
 
 import math
+import random
 import types
 from typing import Callable
 
@@ -130,3 +131,43 @@ def test_never_a_wrong_answer_a_dict_that_escapes_stays_a_dict(
     result = compiled([1, 2], grow)
     assert result == {"n": 101, "extra": 1}
     assert_equivalent(module.escapes, compiled, ([1, 2], grow))
+
+
+def _random_program(rng: random.Random) -> str:
+    """A function counting into a dict with constant keys, in random ways."""
+    keys = ['"p"', '"q"', "3"]
+
+    def key() -> str:
+        return rng.choice(keys)
+
+    shapes = [
+        lambda: f"d[{key()}] += x",
+        lambda: f"d[{key()}] = d[{key()}] * x",
+        lambda: f"if x > d[{key()}]:\n            d[{key()}] -= 1",
+        lambda: f"t = d[{key()}]\n        d[{key()}] = t",
+        lambda: f"d[{key()}], d[{key()}] = d[{key()}], d[{key()}]",
+        lambda: f"if d[{key()}] == x:\n            continue",
+        lambda: f"if x == 7:\n            break",
+    ]
+    body = "\n        ".join(rng.choice(shapes)() for _ in range(rng.randint(1, 4)))
+    returns = ["d", "t, d", f"d[{key()}]", f"d[{key()}] + d[{key()}]", "(d,)"]
+    return (f"def f(xs, a, b):\n    t = None\n    d = {{\"p\": a, \"q\": b, 3: 1}}\n"
+            f"    for x in xs:\n        {body}\n    return {rng.choice(returns)}\n")
+
+
+INPUTS: tuple[tuple[object, ...], ...] = (
+    ([1, 2, 7, 3], 0, 5), ([1.5, math.nan, -0.0], 0.5, -2.0), ([], 1, 2), ([2, 3], 1e308, 1e308),
+    ([1, "s"], 0, 0), ([[1], [2]], [], [0]), ([1, 2], "a", "b"), (None, 0, 0),
+)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_never_a_wrong_answer_random_dict_counters(
+        seed: int, make_module: Callable[[str], types.ModuleType]) -> None:
+    source = _random_program(random.Random(seed))
+    module = make_module(source)
+    compiled = sc.symbolic(module.f)
+    for args in INPUTS:
+        assert_equivalent(module.f, compiled, args)
+    loud = make_module(SOURCE).Loud
+    assert_equivalent(module.f, compiled, ([1, 2, 3, 4], loud(0), loud(1)))
