@@ -41,6 +41,7 @@ from .iterate_lists import iterate_lists
 from .propagate import propagate
 from .simplify_algebra import simplify_algebra
 from .speculate_loop_types import speculate_loop_types
+from .speculate_invariant_types import speculate_invariant_types
 from .split_local_dicts import split_local_dicts
 from .unbox_objects import unbox_objects
 from .unroll_loops import unroll_loops
@@ -75,6 +76,9 @@ PASSES: tuple[Pass, ...] = (
     # look up functions of NumPy and math once, at compile time (after folding, which reads
     # their constants such as math.pi)
     hoist_globals,
+    # give a loop computing `+ - *` on values it never changes, of unknown types, a copy for
+    # floats where the cost model says it pays, so that the next pass hoists them from it
+    speculate_invariant_types,
     # compute quiet operations on values a loop never changes once, before the loop (after
     # simplify_algebra, whose types it uses, and with the functions above already bound)
     hoist_loop_invariants,
