@@ -65,6 +65,14 @@ def summary(values, start):
     return mean, stats
 
 
+def ratio_and_stats(values, start):
+    stats = {"n": 0, "total": start}
+    for v in values:
+        stats["n"] += 1
+        stats["total"] += v
+    return stats["total"] / stats["n"], stats
+
+
 def escapes(values, sink):
     seen = {"n": 0}
     for v in values:
@@ -117,6 +125,16 @@ def test_never_a_wrong_answer_the_returned_dict_is_new_and_in_order(
     for values, start in (([1.0, 2.5], 0.0), ([], 0.0), ([1, 2], 0), ([1e308, 1e308], 0.0),
                           ([1, "a"], 0), ([[1], [2]], [])):
         assert_equivalent(module.summary, compiled, (values, start))
+
+
+def test_never_a_wrong_answer_items_read_before_the_returned_dict(
+        module: types.ModuleType) -> None:
+    compiled = sc.symbolic(module.ratio_and_stats)
+    assert _split(module.ratio_and_stats, [1.0], 0.0)
+    loud = module.Loud
+    for values, start in (([1.0, 2.5], 0.0), ([], 0.0), ([1, 2], loud(0)), ([1, 2, 3, 4], loud(0)),
+                          ([2, 3], 1)):
+        assert_equivalent(module.ratio_and_stats, compiled, (values, start))
 
 
 def test_never_a_wrong_answer_a_dict_that_escapes_stays_a_dict(

@@ -15,8 +15,10 @@ It applies to a local `d` when:
   `int` (hashing and comparing them runs no code; a bool or float key could equal an int one);
 * every later mention of `d` is `d[k]` with `k` one of those keys, read, assigned, augmented or
   unpacked into (no `del`, no method, no `in`, no key it lacks: those stay as written), or `d`
-  alone as the only mention of `d` in a `return` (the dict is rebuilt there, from the locals,
-  with the keys in the display's order: storing into an existing key keeps its place);
+  alone in a `return`: the only mention of `d` there, or an element of the returned tuple
+  after which no element mentions `d` (`return d["sum"] / d["n"], d`). The dict is rebuilt
+  there, from the locals, with the keys in the display's order (storing into an existing key
+  keeps its place);
 * no opaque code mentions `d` and the function does not look at its own locals.
 
 The dict cannot escape before the `return`, so no other code can see or change it: a read
@@ -152,7 +154,22 @@ def _uses_fit(stmt: ir.Stmt, name: str, keys: list[object]) -> bool:
                 if key not in keys:
                     return False
                 items += 1
-    return mentions == items or (isinstance(stmt, ir.Return) and mentions == 1)
+    if isinstance(stmt, ir.Return) and stmt.value is not None:
+        return mentions == items or mentions == 1 or (
+            mentions == items + 1 and _returned_last(stmt.value, name))
+    return mentions == items
+
+
+def _returned_last(value: ir.Expr, name: str) -> bool:
+    """Whether `value` is a tuple display holding `name` itself as an element, with no
+    mention of `name` in the elements after it: the items read before it are read while the
+    dict is still the function's own, as the locals are."""
+    match value:
+        case ir.Build("tuple", elts):
+            places = [place for place, elt in enumerate(elts) if elt == ir.Name(name)]
+            return len(places) == 1 and not any(
+                node == ir.Name(name) for elt in elts[places[0] + 1:] for node in walk_expr(elt))
+    return False
 
 
 def _rewrite(stmt: ir.Stmt, name: str, items: dict[object, ir.Name],
