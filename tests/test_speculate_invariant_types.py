@@ -76,3 +76,27 @@ def test_never_a_wrong_answer_steady_products_of_any_type(module: types.ModuleTy
     ]
     for values, k, limit in cases:
         assert_equivalent(module.scaled_steps, compiled, (values, k, limit))
+
+
+def test_always_explainable_compiling_the_output_again_changes_nothing(
+        make_module: Callable[[str], types.ModuleType]) -> None:
+    """`n + n` tests `n` once, and the generated code, compiled again (its `float` bound under
+    a name of its own, as `float` is read by the function), is not split again: found by the
+    random programs' idempotence test."""
+    module = make_module('''
+def main(x, y, n):
+    for i in range(n):
+        if n + n:
+            break
+    return float('nan')
+''')
+    compiled = sc.symbolic(module.main, guards=False)
+    first = str(compiled.source)
+    assert first.count("is float") == 1, first
+    generated = sc.compiled_function(compiled, None, None, None)
+    cells = dict(zip(generated.__code__.co_freevars, generated.__closure__ or ()))
+    again = make_module(first)
+    vars(again).update({name: cell.cell_contents for name, cell in cells.items()})
+    assert str(sc.symbolic(again.main, guards=False).source) == first
+    for args in ((1.5, -2, 3.0), (0, 0, 0), (1, 2, 2.5)):
+        assert_equivalent(module.main, again.main, args)

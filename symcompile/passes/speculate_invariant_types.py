@@ -73,13 +73,24 @@ def _float_test(names: list[str]) -> ir.Expr:
     return tests[0] if len(tests) == 1 else ir.BoolOp("and", tests)
 
 
-def _is_float_test(test: ir.Expr) -> bool:
+def _means(expr: ir.Expr, value: object, namespace: ir.Namespace | None) -> bool:
+    """Whether `expr` is `value`: bound as an object, or (in code symcompile generated and is
+    compiling again) a global name for it."""
+    if isinstance(expr, ir.Const):
+        return expr.value is value
+    if isinstance(expr, ir.Name) and namespace is not None:
+        found, bound = namespace.lookup(expr.id)
+        return found and bound is value
+    return False
+
+
+def _is_float_test(test: ir.Expr, namespace: ir.Namespace | None) -> bool:
     """Whether `test` is one `_float_test` makes (then its `else` holds the kept loop)."""
     parts = test.values if isinstance(test, ir.BoolOp) and test.op == "and" else (test,)
     for part in parts:
         match part:
-            case ir.Compare(("is",), (ir.Call(ir.Const(check), (ir.Name(),), ()),
-                                      ir.Const(kind))) if check is type and kind is float:
+            case ir.Compare(("is",), (ir.Call(check, (ir.Name(),), ()), kind)) \
+                    if _means(check, type, namespace) and _means(kind, float, namespace):
                 continue
         return False
     return True
@@ -87,6 +98,7 @@ def _is_float_test(test: ir.Expr) -> bool:
 
 class _Speculator:
     def __init__(self, function: ir.Function) -> None:
+        self.namespace = function.namespace
         self.env_before = types_before(function)
         self.bound = bound_on_entry(function)
         self.locals = local_names(function) - untracked_names(function)
@@ -108,7 +120,9 @@ class _Speculator:
                 tested = self._operands(node, env, steady)
                 if tested:
                     count += 1
-                    names += [name for name in tested if name not in names]
+                    for name in tested:
+                        if name not in names:
+                            names.append(name)
         return names, count
 
     @staticmethod
@@ -152,7 +166,7 @@ class _Speculator:
         return unchanged_or_new(body, [self.visit(stmt) for stmt in body])
 
     def visit(self, stmt: ir.Stmt) -> ir.Stmt:
-        if isinstance(stmt, ir.If) and _is_float_test(stmt.test):
+        if isinstance(stmt, ir.If) and _is_float_test(stmt.test, self.namespace):
             return with_bodies(stmt, self.block(stmt.body), stmt.orelse)
         if isinstance(stmt, (ir.For, ir.While)):
             test = self._split(stmt)
