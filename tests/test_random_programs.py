@@ -211,8 +211,12 @@ def rewritten_module(program: Program, module: types.ModuleType, compiled: Calla
     (`nan`, a NumPy function looked up when compiling). A NumPy or math function is written
     back as the attribute it came from (`sum` -> `np.sum`), which compiles to it again; any
     other object becomes a global of the same name."""
-    generated = symcompile.compiled_function(compiled, 0, 0, 0)
-    cells = dict(zip(generated.__code__.co_freevars, generated.__closure__ or ()))
+    # the version for ints and the one for any types (`source`'s, whose loops may be split on
+    # the types of values of unknown type: `type(n) is float_2`)
+    cells: dict[str, types.CellType] = {}
+    for args in ((0, 0, 0), (None, None, None)):
+        generated = symcompile.compiled_function(compiled, *args)
+        cells.update(zip(generated.__code__.co_freevars, generated.__closure__ or ()))
     bindings = {name: cell.cell_contents for name, cell in cells.items() if _filled(cell)}
     modules = {name: value for name, value in vars(module).items()
                if isinstance(value, types.ModuleType)}

@@ -100,6 +100,21 @@ def newton_sqrt(values, tol=1e-12):
     return result
 
 
+def newton_sqrt_hand(values, tol=1e-12):
+    result = []
+    for a in values:
+        x = a if a > 1 else 1.0
+        if type(a) is float and type(tol) is float:  # tol * a is pure and loop-invariant
+            bound = tol * a
+            while abs(x * x - a) > bound:
+                x = 0.5 * (x + a / x)
+        else:
+            while abs(x * x - a) > tol * a:
+                x = 0.5 * (x + a / x)
+        result.append(x)
+    return result
+
+
 # ---------------------------------------------------------------- scans and sums
 
 
@@ -283,6 +298,31 @@ def mandelbrot_counts(width, height, max_iter):
     return rows
 
 
+def mandelbrot_counts_hand(width, height, max_iter):
+    if type(width) is not int or type(height) is not int:  # then cr and ci are floats
+        return mandelbrot_counts(width, height, max_iter)
+    rows = []
+    for py in range(height):
+        ci = -1.2 + 2.4 * py / height
+        row = []
+        for px in range(width):
+            cr = -2.0 + 3.0 * px / width
+            zr = 0.0
+            zi = 0.0
+            zr2 = 0.0
+            zi2 = 0.0
+            count = 0
+            while count < max_iter and zr2 + zi2 <= 4.0:
+                zi = 2.0 * zr * zi + ci
+                zr = zr2 - zi2 + cr
+                zr2 = zr * zr
+                zi2 = zi * zi
+                count += 1
+            row.append(count)
+        rows.append(row)
+    return rows
+
+
 def _args_horner(small: bool) -> tuple[object, ...]:
     return (_floats(SEED, 40 if small else 4000),)
 
@@ -336,7 +376,7 @@ def _args_mandelbrot(small: bool) -> tuple[object, ...]:
 KERNELS: tuple[Kernel, ...] = (
     Kernel("horner_poly", LISTS, horner_poly, _args_horner, horner_poly_hand),
     Kernel("bisect_roots", LISTS, bisect_roots, _args_bisect, bisect_roots_hand),
-    Kernel("newton_sqrt", LISTS, newton_sqrt, _args_newton),
+    Kernel("newton_sqrt", LISTS, newton_sqrt, _args_newton, newton_sqrt_hand),
     Kernel("prefix_sums", LISTS, prefix_sums, _args_prefix, prefix_sums_hand),
     Kernel("moving_average", LISTS, moving_average, _args_moving, moving_average_hand),
     Kernel("mean_variance", LISTS, mean_variance, _args_variance, mean_variance_hand),
@@ -345,5 +385,6 @@ KERNELS: tuple[Kernel, ...] = (
     Kernel("gauss_seidel", LISTS, gauss_seidel, _args_grid),
     Kernel("matmul_lists", LISTS, matmul_lists, _args_matmul, matmul_lists_hand),
     Kernel("transpose_scale", LISTS, transpose_scale, _args_transpose, transpose_scale_hand),
-    Kernel("mandelbrot", LISTS, mandelbrot_counts, _args_mandelbrot),
+    Kernel("mandelbrot", LISTS, mandelbrot_counts, _args_mandelbrot,
+           mandelbrot_counts_hand),
 )

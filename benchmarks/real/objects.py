@@ -300,6 +300,21 @@ def portfolio_totals(positions):
     return total, by_sector
 
 
+def portfolio_totals_hand(positions):
+    # pos["sector"] is read twice: once would need pos a dict, value a float and every key a
+    # str (user code runs between the reads otherwise), and those tests cost more (0.8x) than
+    # the read saves; the loop over the sectors is 5 turns. No exact rewrite pays.
+    total = 0.0
+    by_sector = {}
+    for pos in positions:
+        value = pos["price"] * pos["qty"] - pos["fee"]
+        total += value
+        by_sector[pos["sector"]] = by_sector.get(pos["sector"], 0.0) + value
+    for sector in by_sector:
+        by_sector[sector] = by_sector[sector] / total
+    return total, by_sector
+
+
 def spring_force(k, stretch):
     return -k * stretch
 
@@ -318,6 +333,27 @@ def spring_chain(xs0, vs0, k, steps):
         for i in range(n):
             vs[i] += forces[i] * DT
             xs[i] += vs[i] * DT
+    return xs, vs
+
+
+def spring_chain_hand(xs0, vs0, k, steps):
+    if type(k) is not float:  # -k once is the same as -k per call only for a float
+        return spring_chain(xs0, vs0, k, steps)
+    xs = list(xs0)
+    vs = list(vs0)
+    n = len(xs)
+    minus_k = -k
+    for _ in range(steps):
+        forces = [0.0] * n
+        for i in range(n - 1):
+            f = minus_k * (xs[i + 1] - xs[i] - 1.0)
+            forces[i] -= f
+            forces[i + 1] += f
+        for i in range(n):
+            v = vs[i]
+            v += forces[i] * DT
+            vs[i] = v
+            xs[i] += v * DT
     return xs, vs
 
 
@@ -389,6 +425,7 @@ KERNELS: tuple[Kernel, ...] = (
            bounce_particles_hand),
     Kernel("vec2_centroid", OBJECTS, weighted_centroid, _args_centroid, weighted_centroid_hand),
     Kernel("shoelace_area", OBJECTS, shoelace_area, _args_polygon, shoelace_area_hand),
-    Kernel("portfolio_dicts", OBJECTS, portfolio_totals, _args_portfolio),
-    Kernel("spring_chain", OBJECTS, spring_chain, _args_springs),
+    Kernel("portfolio_dicts", OBJECTS, portfolio_totals, _args_portfolio,
+           portfolio_totals_hand),
+    Kernel("spring_chain", OBJECTS, spring_chain, _args_springs, spring_chain_hand),
 )

@@ -42,14 +42,33 @@ def fahrenheit(c):
     return c * 9.0 / 5.0 + 32.0
 
 
+def fahrenheit_hand(c):
+    # c * 9.0 / 5.0 is not c * 1.8 (two roundings), and c may be anything: no exact rewrite
+    return c * 9.0 / 5.0 + 32.0
+
+
 def clamp(x, lo, hi):
     """Clamp a value into [lo, hi] with conditional expressions."""
+    return lo if x < lo else hi if x > hi else x
+
+
+def clamp_hand(x, lo, hi):
+    # each comparison runs once and only when the original runs it: nothing to remove
     return lo if x < lo else hi if x > hi else x
 
 
 def distance(x1, y1, x2, y2):
     """The distance between two points with ** 2 and math.sqrt."""
     return math.sqrt((x2 - x1) ** 2 + (y2 - y1) ** 2)
+
+
+def distance_hand(x1, y1, x2, y2):
+    # d ** 2 is not d * d for every type, and pow() may round differently: only math.sqrt
+    # looked up once, at import
+    return _sqrt((x2 - x1) ** 2 + (y2 - y1) ** 2)
+
+
+_sqrt = math.sqrt
 
 
 def smoothstep(edge0, edge1, x):
@@ -62,8 +81,23 @@ def smoothstep(edge0, edge1, x):
     return t * t * (3.0 - 2.0 * t)
 
 
+def smoothstep_hand(edge0, edge1, x):
+    # every operation is needed once, in this order, for any type: no exact rewrite
+    t = (x - edge0) / (edge1 - edge0)
+    if t < 0.0:
+        t = 0.0
+    elif t > 1.0:
+        t = 1.0
+    return t * t * (3.0 - 2.0 * t)
+
+
 def compound(principal, rate, years, per_year):
     """Compound interest with a power and a rounding to cents."""
+    return round(principal * (1 + rate / per_year) ** (per_year * years), 2)
+
+
+def compound_hand(principal, rate, years, per_year):
+    # one use of each value: no exact rewrite
     return round(principal * (1 + rate / per_year) ** (per_year * years), 2)
 
 
@@ -172,6 +206,26 @@ def damped_oscillator(x0, v0, k, c, dt, steps):
     return x, v, energy
 
 
+def damped_oscillator_hand(x0, v0, k, c, dt, steps):
+    if type(k) is not float or type(c) is not float or type(dt) is not float:
+        return damped_oscillator(x0, v0, k, c, dt, steps)
+    try:
+        decay = math.exp(-c * dt)
+    except OverflowError:  # the original raises it in its first step, after that step's work
+        return damped_oscillator(x0, v0, k, c, dt, steps)
+    minus_k = -k
+    half_k = 0.5 * k
+    x = x0
+    v = v0
+    energy = []
+    for n in range(steps):
+        a = minus_k * x - c * v
+        v += a * dt
+        x += v * dt
+        energy.append(0.5 * v * v + half_k * x * x * decay)
+    return x, v, energy
+
+
 # ---------------------------------------------------------------- strings and dicts
 
 
@@ -254,6 +308,26 @@ def word_lengths(text):
     return total / count, longest
 
 
+def word_lengths_hand(text):
+    if type(text) is not str:  # then len() of a word runs no user code and can be kept
+        return word_lengths(text)
+    total = 0
+    count = 0
+    longest = ""
+    longest_len = 0
+    for word in text.split():
+        word = word.strip(".,;:!?")
+        if not word:
+            continue
+        size = len(word)
+        total += size
+        count += 1
+        if size > longest_len:
+            longest = word
+            longest_len = size
+    return total / count, longest
+
+
 def grade_scores(scores):
     """Letter grades from numeric scores with an if/elif chain, counted in a dict."""
     grades = {"A": 0, "B": 0, "C": 0, "D": 0, "F": 0}
@@ -269,6 +343,24 @@ def grade_scores(scores):
         else:
             grades["F"] += 1
     return grades
+
+
+def grade_scores_hand(scores):
+    # the dict does not escape before the return: its counts can live in locals (int += 1
+    # runs no user code; the comparisons run in the original's order)
+    a = b = c = d = f = 0
+    for s in scores:
+        if s >= 90:
+            a += 1
+        elif s >= 80:
+            b += 1
+        elif s >= 70:
+            c += 1
+        elif s >= 60:
+            d += 1
+        else:
+            f += 1
+    return {"A": a, "B": b, "C": c, "D": d, "F": f}
 
 
 # ---------------------------------------------------------------- inputs
@@ -361,11 +453,11 @@ def _args_grades(small: bool) -> tuple[object, ...]:
 
 KERNELS: tuple[Kernel, ...] = (
     Kernel("cantor_weight", TINY, cantor_weight, _args_cantor, cantor_weight_hand),
-    Kernel("fahrenheit", TINY, fahrenheit, _args_scalar),
-    Kernel("clamp", TINY, clamp, _args_clamp),
-    Kernel("distance", TINY, distance, _args_distance),
-    Kernel("smoothstep", TINY, smoothstep, _args_smoothstep),
-    Kernel("compound", TINY, compound, _args_compound),
+    Kernel("fahrenheit", TINY, fahrenheit, _args_scalar, fahrenheit_hand),
+    Kernel("clamp", TINY, clamp, _args_clamp, clamp_hand),
+    Kernel("distance", TINY, distance, _args_distance, distance_hand),
+    Kernel("smoothstep", TINY, smoothstep, _args_smoothstep, smoothstep_hand),
+    Kernel("compound", TINY, compound, _args_compound, compound_hand),
     Kernel("rotate_points", CALLS, rotate_points, _args_rotate, rotate_points_hand),
     Kernel("phasor_steps", CALLS, phasor_steps, _args_phasor, phasor_steps_hand),
     Kernel("reduce_decay", CALLS, reduce_decay, _args_reduce, reduce_decay_hand),
@@ -373,10 +465,11 @@ KERNELS: tuple[Kernel, ...] = (
     Kernel("dot_generator", CALLS, dot_generator, _args_dot, dot_generator_hand),
     Kernel("squares_filter", CALLS, squares_of_positive, _args_reduce, squares_of_positive_hand),
     Kernel("norms_generator", CALLS, norm_sum_generator, _args_vectors, norm_sum_generator_hand),
-    Kernel("damped_oscillator", CALLS, damped_oscillator, _args_oscillator),
+    Kernel("damped_oscillator", CALLS, damped_oscillator, _args_oscillator,
+           damped_oscillator_hand),
     Kernel("format_report", TEXT, format_report, _args_report, format_report_hand),
     Kernel("parse_csv", TEXT, parse_csv_totals, _args_csv, parse_csv_totals_hand),
     Kernel("histogram_dict", TEXT, histogram_dict, _args_histogram, histogram_dict_hand),
-    Kernel("word_lengths", TEXT, word_lengths, _args_text),
-    Kernel("grade_scores", TEXT, grade_scores, _args_grades),
+    Kernel("word_lengths", TEXT, word_lengths, _args_text, word_lengths_hand),
+    Kernel("grade_scores", TEXT, grade_scores, _args_grades, grade_scores_hand),
 )

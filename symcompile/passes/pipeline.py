@@ -42,6 +42,8 @@ from .iterate_lists import iterate_lists
 from .propagate import propagate
 from .simplify_algebra import simplify_algebra
 from .speculate_loop_types import speculate_loop_types
+from .speculate_invariant_types import speculate_invariant_types
+from .split_local_dicts import split_local_dicts
 from .unbox_objects import unbox_objects
 from .unroll_comprehensions import unroll_comprehensions
 from .unroll_loops import unroll_loops
@@ -60,6 +62,9 @@ PASSES: tuple[Pass, ...] = (
     # and `list(map(lambda ..., filter(lambda ..., xs)))` as a list comprehension (behind tests
     # of the builtins and the list)
     inline_map_filter,
+    # keep the items of a dict the function makes with constant keys in locals, so the passes
+    # below see plain locals (constants to carry, numbers to type) where it counted into a dict
+    split_local_dicts,
     # carry known constants and copies to their uses, so folding sees them; drop dead branches
     propagate,
     # evaluate what is now constant, including global and module constants
@@ -76,6 +81,9 @@ PASSES: tuple[Pass, ...] = (
     # look up functions of NumPy and math once, at compile time (after folding, which reads
     # their constants such as math.pi)
     hoist_globals,
+    # give a loop computing `+ - *` on values it never changes, of unknown types, a copy for
+    # floats where the cost model says it pays, so that the next pass hoists them from it
+    speculate_invariant_types,
     # compute quiet operations on values a loop never changes once, before the loop (after
     # simplify_algebra, whose types it uses, and with the functions above already bound)
     hoist_loop_invariants,
