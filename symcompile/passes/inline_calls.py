@@ -86,9 +86,9 @@ from ..ir.names import (
     parameter_names,
 )
 from ..ir.rewrite import (
+    expr_children,
     header_expression,
     replace_first,
-    walk_expr,
     with_bodies,
     with_header,
 )
@@ -244,7 +244,7 @@ class _Inliner:
                               not is_quiet(stmt.target, bound)):  # `x += ...` reads x first
             return None
         order = list(evaluation_order(header))
-        sizes = [sum(1 for _ in walk_expr(node)) for node, _ in order]
+        sizes = _subtree_sizes(order)
         for index, (node, always) in enumerate(order):
             if id(node) in self.checks.fallbacks:
                 continue
@@ -381,6 +381,15 @@ def _receiver_method(receiver: ir.Name, method: str, node: ir.Expr, env: TypeEnv
         notes.missed("inline", "not inlined {}: {}", node, why, loc=loc)
         return None
     return cls, function
+
+
+def _subtree_sizes(order: list[tuple[ir.Expr, bool]]) -> list[int]:
+    """For each node of an `evaluation_order` (post-order: a node's subtree is the run of
+    entries ending at it), the number of nodes in its subtree, counted in one pass."""
+    size: dict[int, int] = {}
+    for node, _ in order:
+        size[id(node)] = 1 + sum(size[id(child)] for child in expr_children(node))
+    return [size[id(node)] for node, _ in order]
 
 
 def _replaced_in_header(stmt: ir.Stmt, old: ir.Expr, new: ir.Expr) -> ir.Stmt:
