@@ -78,3 +78,12 @@ def test_located_and_same_tree_leave_no_reference_cycle() -> None:
 
 def test_examples_in_the_docstrings() -> None:
     assert doctest.testmod(trees).failed == 0
+
+
+def test_located_leaves_the_subtree_it_is_told_is_located() -> None:
+    inner = ast.Return(ast.Name("x", ast.Load()))
+    outer = ast.Module([ast.If(ast.Constant(True), [inner], [])], type_ignores=[])
+    trees.located(outer, inside=inner)
+    assert outer.body[0].lineno == 1 and not hasattr(inner, "lineno")
+    trees.located(outer)
+    assert inner.lineno == 1 and inner.value.col_offset == 0

@@ -154,7 +154,7 @@ def _wrap_in_factory(node: ast.FunctionDef, scope: Scope) -> ast.Module:
     if scope.private_class is not None:
         factory = ast.copy_location(
             with_type_params(ast.ClassDef(scope.private_class, [], [], [factory], [])), node)
-    return located(ast.Module([factory], type_ignores=[]))
+    return located(ast.Module([factory], type_ignores=[]), inside=node)  # (located already)
 
 
 def _nested_code(code: types.CodeType) -> Iterator[tuple[types.CodeType, types.CodeType]]:
@@ -166,7 +166,8 @@ def _nested_code(code: types.CodeType) -> Iterator[tuple[types.CodeType, types.C
 
 
 def compile_def(node: ast.FunctionDef, filename: str, scope: Scope) -> types.CodeType:
-    """Compile a `def` (its tree is edited in place) as a function of `scope`."""
+    """Compile a `def` (its tree is edited in place; every part of it has its position) as
+    a function of `scope`."""
     _strip_evaluated_parts(node)
     name = node.name
     module = _wrap_in_factory(node, scope)

@@ -18,9 +18,10 @@ _LOCATIONS = (("lineno", False), ("col_offset", False), ("end_lineno", True),
               ("end_col_offset", True))
 
 
-def located(node: Node) -> Node:
+def located(node: Node, inside: ast.AST | None = None) -> Node:
     """`node` with the positions it lacks filled in from its parent's (what
-    `ast.fix_missing_locations` does; the root's default is line 1, column 0).
+    `ast.fix_missing_locations` does; the root's default is line 1, column 0). A subtree
+    `inside` it that has every position already is not walked.
 
     >>> tree = located(ast.Expression(ast.BinOp(ast.Constant(1), ast.Add(), ast.Constant(2))))
     >>> tree.body.right.lineno, tree.body.right.col_offset
@@ -43,7 +44,8 @@ def located(node: Node) -> Node:
             else:
                 setattr(current, name, own[index])
         children = tuple(own)
-        pending.extend((child, children) for child in ast.iter_child_nodes(current))
+        pending.extend((child, children) for child in ast.iter_child_nodes(current)
+                       if child is not inside)
     return node
 
 
