@@ -381,6 +381,17 @@ def _bound_through(body: tuple[ir.Stmt, ...], bound: frozenset[str],
     return bound
 
 
+def means(expr: ir.Expr, value: object, namespace: ir.Namespace | None) -> bool:
+    """Whether `expr` is `value`: bound as an object, or (in code symcompile generated and is
+    compiling again) a global name for it."""
+    if isinstance(expr, ir.Const):
+        return expr.value is value
+    if isinstance(expr, ir.Name) and namespace is not None:
+        found, bound = namespace.lookup(expr.id)
+        return found and bound is value
+    return False
+
+
 def is_quiet(expr: ir.Expr, bound: frozenset[str]) -> bool:
     """Whether evaluating `expr` can have no effect and raise nothing: a constant or a read of
     a local certainly bound. (Anything else may run user code or raise.)"""

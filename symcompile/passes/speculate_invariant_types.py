@@ -54,7 +54,7 @@ from __future__ import annotations
 from .. import ir
 from ..analysis import cost
 from ..analysis.value_types import Known, TypeEnv, types_before
-from ..ir.names import (assigned_names, body_size, bound_on_entry, local_names, node_kinds,
+from ..ir.names import (assigned_names, body_size, bound_on_entry, local_names, means, node_kinds,
                         untracked_names)
 from ..ir.rewrite import (copy_statements, nested_bodies, statement_expressions,
                           unchanged_or_new, walk_expr, walk_statements, with_bodies)
@@ -73,24 +73,13 @@ def _float_test(names: list[str]) -> ir.Expr:
     return tests[0] if len(tests) == 1 else ir.BoolOp("and", tests)
 
 
-def _means(expr: ir.Expr, value: object, namespace: ir.Namespace | None) -> bool:
-    """Whether `expr` is `value`: bound as an object, or (in code symcompile generated and is
-    compiling again) a global name for it."""
-    if isinstance(expr, ir.Const):
-        return expr.value is value
-    if isinstance(expr, ir.Name) and namespace is not None:
-        found, bound = namespace.lookup(expr.id)
-        return found and bound is value
-    return False
-
-
 def _is_float_test(test: ir.Expr, namespace: ir.Namespace | None) -> bool:
     """Whether `test` is one `_float_test` makes (then its `else` holds the kept loop)."""
     parts = test.values if isinstance(test, ir.BoolOp) and test.op == "and" else (test,)
     for part in parts:
         match part:
             case ir.Compare(("is",), (ir.Call(check, (ir.Name(),), ()), kind)) \
-                    if _means(check, type, namespace) and _means(kind, float, namespace):
+                    if means(check, type, namespace) and means(kind, float, namespace):
                 continue
         return False
     return True

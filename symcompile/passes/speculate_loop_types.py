@@ -61,7 +61,7 @@ from ..analysis.clean_statements import rewrite_clean_statements
 from ..analysis.effects import Effects
 from ..analysis.trusted import plain_value
 from ..analysis.value_types import Known, TypeFlow, types_before
-from ..ir.names import body_size, local_names, node_kinds, untracked_names
+from ..ir.names import body_size, local_names, means, node_kinds, untracked_names
 from ..ir.rewrite import (
     copy_statements,
     map_statements,
@@ -88,17 +88,6 @@ def _element_test(name: str, recheck: bool = False) -> ir.Expr:
     return ir.BoolOp("and", (test, ir.assumptions_hold())) if recheck else test
 
 
-def _means(expr: ir.Expr, value: object, namespace: ir.Namespace | None) -> bool:
-    """Whether `expr` is `value`: bound as an object, or (in code symcompile generated and is
-    compiling again) a global name for it."""
-    if isinstance(expr, ir.Const):
-        return expr.value is value
-    if isinstance(expr, ir.Name) and namespace is not None:
-        found, bound = namespace.lookup(expr.id)
-        return found and bound is value
-    return False
-
-
 def _not_worth_it(stmt: ir.For, namespace: ir.Namespace | None) -> bool:
     """A loop already split (`if type(a) is float:`), or one over `range(...)` (ints)."""
     match stmt:
@@ -108,9 +97,9 @@ def _not_worth_it(stmt: ir.For, namespace: ir.Namespace | None) -> bool:
                                  namespace)
         case ir.For(ir.Name(name), _, (ir.If(ir.Compare(("is",), (ir.Call(check, (ir.Name(tested),), ()), kind)),
                                              _, _),), _) if tested == name:
-            return _means(check, type, namespace) and _means(kind, SPECULATED_TYPE, namespace)
+            return means(check, type, namespace) and means(kind, SPECULATED_TYPE, namespace)
         case ir.For(_, ir.Call(func)):
-            return _means(func, range, namespace)
+            return means(func, range, namespace)
     return False
 
 
