@@ -30,7 +30,7 @@ from ..analysis.clean_statements import kept_rechecks
 from ..ir.names import bound_names, read_counts
 from ..ir.ops import OPS
 from ..ir.verify import IRError
-from .trees import located, same_tree
+from .trees import located, same_tree, statement_blocks
 
 with warnings.catch_warnings():
     # astor 0.8.1 uses AST classes deprecated since Python 3.12; that is our business, not the user's
@@ -551,30 +551,16 @@ def _lifted_declarations(body: list[ast.stmt]) -> list[ast.stmt]:
     before it is a SyntaxError: the checks on entry, and code the passes moved, may read a
     global the function declares further down."""
     names: dict[type, list[str]] = {ast.Global: [], ast.Nonlocal: []}
-    pending = [body]
-    while pending:
-        statements = pending.pop()
-        kept: list[ast.stmt] = []
-        for stmt in statements:
+    for block in statement_blocks(body, into_definitions=False):
+        kept = [stmt for stmt in block if not isinstance(stmt, (ast.Global, ast.Nonlocal))]
+        if len(kept) == len(block):
+            continue
+        for stmt in block:
             if isinstance(stmt, (ast.Global, ast.Nonlocal)):
                 found = names[type(stmt)]
                 found += [name for name in stmt.names if name not in found]
-                continue
-            kept.append(stmt)
-            if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                pending += _statement_lists(stmt)
-        if len(kept) != len(statements):
-            statements[:] = kept or [ast.Pass()]
+        block[:] = kept or [ast.Pass()]
     return [kind(found) for kind, found in names.items() if found]
-
-
-def _statement_lists(stmt: ast.stmt) -> list[list[ast.stmt]]:
-    """The blocks of statements directly inside `stmt`."""
-    lists = [block for part in ("body", "orelse", "finalbody")
-             if isinstance(block := getattr(stmt, part, None), list)]
-    for part in ("handlers", "cases"):
-        lists += [child.body for child in getattr(stmt, part, ())]
-    return lists
 
 
 # --------------------------------------------------------------- AST → text

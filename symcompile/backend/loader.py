@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator, Sequence
 
 from ..frontend.syntax import FUTURE_FLAGS, private_class_name, with_type_params
-from .trees import located
+from .trees import located, statement_blocks
 from .codegen import forwarding_call
 
 FACTORY_NAME = "_symcompile_factory"
@@ -238,20 +238,12 @@ def _tidy_forwarded(node: ast.FunctionDef, text: str, names: set[str], tidy: Tid
     objects = {f"symcompile tidy {id(tidy)}": tidy, "symcompile BaseException": BaseException}
     taken = set(re.findall(r"\bsymcompile_error_*\b", text))  # the handler's name avoids them
     handler = _tidying_handler(node.args, taken, *objects)
-    pending: list[ast.AST] = [node]
-    while pending:  # statements only: no expression holds a `return`
-        parent = pending.pop()
-        for part in ("body", "orelse", "finalbody", "handlers", "cases"):
-            children = getattr(parent, part, None)
-            if not isinstance(children, list):
-                continue
-            for index, child in enumerate(children):
-                if isinstance(child, ast.Return) and isinstance(child.value, ast.Call) \
-                        and isinstance(child.value.func, ast.Name) and child.value.func.id in names:
-                    children[index] = located(ast.copy_location(
-                        ast.Try([child], [copy.deepcopy(handler)], [], []), child))
-                else:
-                    pending.append(child)
+    for block in statement_blocks(node.body):  # statements only: no expression holds a `return`
+        for index, stmt in enumerate(block):
+            if isinstance(stmt, ast.Return) and isinstance(stmt.value, ast.Call) \
+                    and isinstance(stmt.value.func, ast.Name) and stmt.value.func.id in names:
+                block[index] = located(ast.copy_location(
+                    ast.Try([stmt], [copy.deepcopy(handler)], [], []), stmt))
     return objects
 
 

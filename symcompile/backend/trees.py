@@ -3,14 +3,14 @@ loops: the standard library's `ast.fix_missing_locations` and `ast.dump` recurse
 functions, and each call leaves a reference cycle (function → cell → function) that holds its
 tree until the cyclic garbage collector runs.
 
-Used by codegen (is the rendered text the tree it was rendered from?) and the loader (the
-wrappers it builds around the generated def).
+Used by codegen (is the rendered text the tree it was rendered from? where are the `global`
+declarations?) and the loader (the wrappers it builds around the generated def).
 """
 
 from __future__ import annotations
 
 import ast
-from typing import TypeVar
+from typing import Iterator, TypeVar
 
 Node = TypeVar("Node", bound=ast.AST)
 
@@ -87,3 +87,34 @@ def _field(node: ast.AST, name: str) -> object:
     if value is None and getattr(type(node), name, ...) is None or type(value) is list and not value:
         return _ABSENT
     return value
+
+
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def statement_blocks(body: list[ast.stmt], into_definitions: bool = True,
+                     ) -> Iterator[list[ast.stmt]]:
+    r"""`body` and every block of statements inside it (`orelse`, `finalbody`, the bodies of
+    handlers and match cases), outermost first; the blocks of nested defs and classes only
+    `into_definitions`. A block's own blocks are found before it is given, so the caller may
+    replace its statements (what replaces them is not walked).
+
+    >>> tree = ast.parse("if a:\n    def f():\n        return 1\nelse:\n    pass")
+    >>> [len(block) for block in statement_blocks(tree.body, into_definitions=False)]
+    [1, 1, 1]
+    """
+    pending = [body]
+    while pending:
+        block = pending.pop()
+        for stmt in block:
+            if into_definitions or not isinstance(stmt, _DEFINITIONS):
+                pending += _blocks_in(stmt)
+        yield block
+
+
+def _blocks_in(stmt: ast.stmt) -> list[list[ast.stmt]]:
+    blocks = [block for part in ("body", "orelse", "finalbody")
+              if isinstance(block := getattr(stmt, part, None), list)]
+    for part in ("handlers", "cases"):
+        blocks += [child.body for child in getattr(stmt, part, ())]
+    return blocks
