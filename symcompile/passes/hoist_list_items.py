@@ -111,9 +111,10 @@ _ACCUMULATE_SAVED = 3 * cost.SUBSCRIPT + 3 * cost.READ
 _ACCUMULATE_AROUND = 3 * cost.SUBSCRIPT + 2 * cost.WRITE
 
 
-class _Hoister:
-    def __init__(self, function: ir.Function, groups: Groups) -> None:
-        self.groups = groups
+class _Rewriter:
+    """What both rewrites of this pass know of the function."""
+
+    def __init__(self, function: ir.Function) -> None:
         # names opaque code may rebind (a comprehension's own variables, or a nested function's
         # reads, do not rebind the function's locals of those names)
         usage = opaque_usage(function)
@@ -122,6 +123,12 @@ class _Hoister:
         self.types = types_before(function)
         self.taken = all_names(function)
         self.relied: set[str] = set()  # the arguments whose types it relied on
+
+
+class _Hoister(_Rewriter):
+    def __init__(self, function: ir.Function, groups: Groups) -> None:
+        super().__init__(function)
+        self.groups = groups
 
     def block(self, body: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
         result: list[ir.Stmt] = []
@@ -238,21 +245,16 @@ class _Hoister:
         return ir.If(test, (*before, fast, after), copy_statements((loop,)), loop.loc)
 
 
-class _Accumulator:
+class _Accumulator(_Rewriter):
     """Keeps `c[i][j]` in a local across a loop that only accumulates into it (`c[i][j] += v`),
     `c` a private list of private rows (see the module's docstring)."""
 
     def __init__(self, function: ir.Function, rows: dict[frozenset[str], tuple[str, ...]]) -> None:
+        super().__init__(function)
         self.groups = {name: group for group in rows for name in group}
         self.counts = rows
-        usage = opaque_usage(function)
-        self.rebound = usage.stored | usage.declared
-        self.bound = bound_on_entry(function)
-        self.types = types_before(function)
-        self.taken = all_names(function)
         self.locals = local_names(function) | set(parameter_names(function))
         self.namespace = function.namespace
-        self.relied: set[str] = set()
 
     def block(self, body: tuple[ir.Stmt, ...], parent: ir.For | None = None
               ) -> tuple[tuple[ir.Stmt, ...], list[ir.Compare]]:
