@@ -7,6 +7,7 @@ the pipeline's fixed-point test (an identity check) honest.
 from __future__ import annotations
 
 import dataclasses
+import operator
 from typing import Any, Callable, Iterator
 
 from .. import ir
@@ -69,7 +70,7 @@ def walk_expr(expr: ir.Expr) -> Iterator[ir.Expr]:
 
 
 def _same(old: tuple[object, ...], new: tuple[object, ...]) -> bool:
-    return len(old) == len(new) and all(a is b for a, b in zip(old, new))
+    return len(old) == len(new) and all(map(operator.is_, old, new))
 
 
 def unchanged_or_new(old: tuple[ir.Stmt, ...], new: list[ir.Stmt] | tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
@@ -265,9 +266,12 @@ def map_statement_expressions(stmt: ir.Stmt, fn: ExprMap) -> ir.Stmt:
     return stmt
 
 
+_COMPOUND = (ir.If, ir.While, ir.For)
+
+
 def nested_bodies(stmt: ir.Stmt) -> tuple[tuple[ir.Stmt, ...], ...]:
     """The bodies of an if or a loop (`body`, `orelse`); none for other statements."""
-    if isinstance(stmt, (ir.If, ir.While, ir.For)):
+    if isinstance(stmt, _COMPOUND):
         return (stmt.body, stmt.orelse)
     return ()
 
@@ -285,11 +289,18 @@ def with_bodies(stmt: ir.Stmt, body: tuple[ir.Stmt, ...], orelse: tuple[ir.Stmt,
 
 
 def walk_statements(body: tuple[ir.Stmt, ...]) -> Iterator[ir.Stmt]:
-    """Every statement in `body`, nested bodies included, in source order."""
-    for stmt in body:
-        yield stmt
-        for nested in nested_bodies(stmt):
-            yield from walk_statements(nested)
+    """Every statement in `body`, nested bodies included, in source order (walked with a
+    stack of its own, as `walk_expr` is: nested generators cost each statement as many steps
+    as it is deep)."""
+    pending = [iter(body)]
+    while pending:
+        for stmt in pending[-1]:
+            yield stmt
+            if isinstance(stmt, _COMPOUND):
+                pending += (iter(stmt.orelse), iter(stmt.body))  # the body first
+                break
+        else:
+            pending.pop()
 
 
 def map_statements(body: tuple[ir.Stmt, ...], fn: Callable[[ir.Stmt], ir.Stmt]) -> tuple[ir.Stmt, ...]:
