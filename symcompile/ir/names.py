@@ -532,13 +532,19 @@ def _find_all_names(function: ir.Function) -> frozenset[str]:
         | _contents(function).names
 
 
-def fresh_name(wanted: str, taken: set[str]) -> str:
-    """`wanted`, or `wanted_2`, `wanted_3`... the first not in `taken`; it is added to it."""
-    name, number = wanted, 1
+def fresh_name(wanted: str, taken: set[str], numbers: dict[str, int] | None = None) -> str:
+    """`wanted`, or `wanted_2`, `wanted_3`... the first not in `taken`; it is added to it.
+    `numbers`, for a `taken` that only grows, remembers the number of the last name given for
+    each name wanted (all those below are taken), and the search goes on from there: a pass
+    making hundreds of `add_result`s would otherwise try every one made before, each time."""
+    number = numbers.get(wanted, 1) if numbers is not None else 1
+    name = wanted if number == 1 else f"{wanted}_{number}"
     while name in taken:
         number += 1
         name = f"{wanted}_{number}"
     taken.add(name)
+    if numbers is not None:
+        numbers[wanted] = number
     return name
 
 

@@ -306,8 +306,10 @@ def fold_constants(function: ir.Function) -> ir.Function:
         # a global is only read where no unseen code can have rebound it since entry (nor
         # earlier in its statement: `o + 1 + SCALE` may run `o.__add__` first)
         late = set() if dirty else effects.reads(stmt)[0]
-        folder = _Folder(function, written | late, None if dirty else assumed,
-                         for_arrays or id(stmt) in in_loops, stmt.loc)
+        # (the union only where it adds names: copying every written name per statement made
+        # the pass quadratic in the function's length)
+        folder = _Folder(function, written | late if late else written,
+                         None if dirty else assumed, for_arrays or id(stmt) in in_loops, stmt.loc)
         if isinstance(stmt, (ir.If, ir.While)) and isinstance(stmt.test, ir.Name):
             found = folder.values((stmt.test,))  # a global flag: the branch not taken goes
             if found is not None:

@@ -52,9 +52,10 @@ class NewNames:
     def __init__(self, taken: set[str]) -> None:
         self.taken = taken
         self.made: set[str] = set()
+        self.numbers: dict[str, int] = {}  # see `fresh_name`: each of many inlined calls
 
     def fresh(self, wanted: str) -> str:
-        name = fresh_name(wanted, self.taken)
+        name = fresh_name(wanted, self.taken, self.numbers)
         self.made.add(name)
         return name
 
@@ -97,7 +98,7 @@ class Bodies:
             return "the arguments do not fit its parameters"
         free = global_names(callee, callee_ir)
         by_name = {name for name in free if target.reads.get(name, ir.Name(name)) == ir.Name(name)}
-        if by_name & (self.caller_locals | self.closure):
+        if not by_name.isdisjoint(self.caller_locals) or not by_name.isdisjoint(self.closure):
             # the caller's own names would capture names the callee reads globally
             return "a variable here has the name of a global it reads"
         self.names.taken |= by_name  # and so would the callee's renamed locals
