@@ -67,6 +67,14 @@ class Kernel:
         return (self.fn.__doc__ or "").strip().splitlines()[0]
 
 
+def all_of_type(items: list[object], kind: type) -> bool:
+    """Whether every item of the list is exactly of type ``kind`` (one pass at C speed, no code
+    of the items runs): what a hand reference tests before a rewrite exact only for builtin
+    numbers (one that takes ``+`` for ``+=``, or a C iterator that ends quietly at a
+    StopIteration an item's operator raises)."""
+    return list(map(type, items)).count(kind) == len(items)
+
+
 def all_kernels() -> tuple[Kernel, ...]:
     """Every kernel, grouped by style (imports the kernel modules, and so numpy)."""
     from benchmarks.real import arrays, lists, objects, small, whole
@@ -78,5 +86,5 @@ def all_kernels() -> tuple[Kernel, ...]:
     return kernels
 
 
-__all__ = ["ARRAY_LOOPS", "CALLS", "CATEGORIES", "LISTS", "OBJECTS", "TEXT", "TINY",
+__all__ = ["ARRAY_LOOPS", "all_of_type", "CALLS", "CATEGORIES", "LISTS", "OBJECTS", "TEXT", "TINY",
            "VECTORIZED", "WHOLE_ARRAY", "Kernel", "all_kernels"]

@@ -10,7 +10,7 @@ import math
 import random
 from itertools import accumulate
 
-from benchmarks.real import LISTS, Kernel
+from benchmarks.real import LISTS, Kernel, all_of_type
 
 SEED = 1111
 
@@ -130,6 +130,11 @@ def prefix_sums(xs):
 
 
 def prefix_sums_hand(xs):
+    # accumulate adds with + where the loop's += may call an item's __iadd__, and list() takes a
+    # StopIteration an item's __add__ raises for the end of the sums: exact only where every
+    # item is a float (no code of the items runs), tested in one pass first
+    if type(xs) is not list or not all_of_type(xs, float):
+        return prefix_sums(xs)
     sums = list(accumulate(xs, initial=0.0))
     del sums[0]
     return sums
@@ -276,6 +281,13 @@ def transpose_scale(rows, factor):
 
 
 def transpose_scale_hand(rows, factor):
+    # zip(*rows) takes the rows once and stops at the shortest, where the loop indexes rows again
+    # each turn and raises IndexError at a short row: exact only where no code of the items runs
+    # (a list of lists of floats, none shorter than the first, a float factor), tested first
+    if type(rows) is not list or not rows or type(factor) is not float \
+            or not all_of_type(rows, list) or min(map(len, rows)) != len(rows[0]) \
+            or not all(all_of_type(row, float) for row in rows):
+        return transpose_scale(rows, factor)
     return [[x * factor for x in col] for col in zip(*rows)]
 
 

@@ -254,13 +254,28 @@ def weighted_centroid(points, weights):
 
 
 def weighted_centroid_hand(points, weights):
+    # the fields are summed in locals only while a point is a Vec2 with float fields and its
+    # weight a float (then Vec2's methods compute acc.x + p.x * w, acc.y + p.y * w and run no
+    # other code); from the first other pair on, the loop as written goes on
     ax = 0.0
     ay = 0.0
     total = 0.0
-    for p, w in zip(points, weights):
-        ax = ax + p.x * w
-        ay = ay + p.y * w
+    pairs = zip(points, weights)
+    for p, w in pairs:
+        if type(p) is Vec2 and type(w) is float:
+            px = p.x
+            py = p.y
+            if type(px) is float and type(py) is float:
+                ax = ax + px * w
+                ay = ay + py * w
+                total += w
+                continue
+        acc = Vec2(ax, ay) + p * w
         total += w
+        for p, w in pairs:
+            acc = acc + p * w
+            total += w
+        return acc.x / total, acc.y / total
     return ax / total, ay / total
 
 
