@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from benchmarks.real import all_kernels
-from benchmarks.real.objects import Vec2
+from benchmarks.real.objects import Matrix, Particle, Vec2
 from symcompile.runtime.oracle import assert_equivalent
 
 BY_NAME = {kernel.name: kernel for kernel in all_kernels()}
@@ -94,6 +94,40 @@ def _float32() -> tuple[object, ...]:
     return tuple(a.astype(np.float32) for a in _thomas_args())
 
 
+class Rebinds:
+    """An item whose products give its matrix new data (Matrix.__getitem__ reads it anew)."""
+
+    def __init__(self, value: float, matrix: Matrix) -> None:
+        self.value = value
+        self.matrix = matrix
+
+    def __mul__(self, other: float) -> float:
+        self.matrix.data = self.matrix.data[::-1]
+        return self.value * other
+
+
+def _sor_mutating() -> tuple[object, ...]:
+    a = Matrix(3, 3, [4.0, 1.0, 0.5, 1.0, 5.0, 1.0, 0.5, 1.0, 6.0])
+    a.data[1] = Rebinds(1.0, a)
+    return a, [1.0, 2.0, 3.0], 1.25, 2
+
+
+class Transposed(Matrix):
+    """A Matrix subclass whose items are read transposed."""
+
+    def __getitem__(self, index: tuple[int, int]) -> float:
+        i, j = index
+        return self.data[j * self.cols + i]
+
+
+def _sor_subclass() -> tuple[object, ...]:
+    return Transposed(2, 2, [4.0, 1.0, 2.0, 5.0]), [1.0, 2.0], 1.25, 3
+
+
+def _particles(vx0: object = 0.5, vx1: object = -0.5) -> list[Particle]:
+    return [Particle(1.0, 0.0001, vx0, 0.0), Particle(2.0, 3.0, vx1, 0.0)]
+
+
 CASES: dict[str, list[Callable[[], tuple[object, ...]]]] = {
     "prefix_sums": [lambda: ([0.5, StopsIteration(), 1.0],),
                     lambda: ([0.5, InPlace(1.0), 2.0, 3.0],),
@@ -107,6 +141,11 @@ CASES: dict[str, list[Callable[[], tuple[object, ...]]]] = {
                       lambda: ([Vec2(1.0, 2.0), Vec2(3.0, 4.0)], [0.5, Loud(0.25)]),
                       lambda: ([Vec2(1.0, 2.0), Vec2(3, 4), Vec2(5.0, 6.0)], [0.5, 0.25, 2.0]),
                       lambda: ([Vec2(1.0, 2.0)], [0.0])],
+    "sor_matrix_class": [_sor_mutating, _sor_subclass,
+                         lambda: (Matrix(2, 2, [4.0, 1.0, 2.0, 5.0]), [1.0, Loud(2.0)], 1.25, 2)],
+    "bounce_particles": [lambda: (_particles(Loud(0.5), Loud(-0.5)), 3, 9.81, 0.8),
+                         lambda: (_particles(), 3, 9.81, Loud(0.8)),
+                         lambda: (_particles(), 2.5, 9.81, 0.8)],
     "thomas_solve": [_zero_pivot, _overflowing_pivot, _float32,
                      lambda: tuple(list(a) for a in _thomas_args())],
 }

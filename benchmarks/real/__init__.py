@@ -22,7 +22,7 @@ work. This package imports numpy: only ``benchmarks.bench_real`` and the tests i
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 #: Categories: which style of code a kernel is.
@@ -67,8 +67,8 @@ class Kernel:
         return (self.fn.__doc__ or "").strip().splitlines()[0]
 
 
-def all_of_type(items: list[object], kind: type) -> bool:
-    """Whether every item of the list is exactly of type ``kind`` (one pass at C speed, no code
+def all_of_type(items: Sequence[object], kind: type) -> bool:
+    """Whether every item is exactly of type ``kind`` (one pass at C speed, no code
     of the items runs): what a hand reference tests before a rewrite exact only for builtin
     numbers (one that takes ``+`` for ``+=``, or a C iterator that ends quietly at a
     StopIteration an item's operator raises)."""

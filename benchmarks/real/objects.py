@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import random
 
-from benchmarks.real import OBJECTS, Kernel
+from benchmarks.real import OBJECTS, Kernel, all_of_type
 
 SEED = 2222
 DT = 0.01
@@ -171,6 +171,11 @@ def sor_solve(a, b, omega, sweeps):
 
 
 def sor_solve_hand(a, b, omega, sweeps):
+    # a's data and cols are read once, where Matrix.__getitem__ reads them at every item: exact
+    # only where no code of the items runs (a Matrix itself, its data, b and omega floats)
+    if type(a) is not Matrix or type(a.data) is not list or not all_of_type(a.data, float) \
+            or type(b) is not list or not all_of_type(b, float) or type(omega) is not float:
+        return sor_solve(a, b, omega, sweeps)
     n = a.rows
     data = a.data
     cols = a.cols
@@ -211,17 +216,32 @@ def bounce_particles(particles0, steps, gravity, restitution):
 
 
 def bounce_particles_hand(particles0, steps, gravity, restitution):
-    g_dt = gravity * 0.01
-    out = []
-    for p in particles0:
-        x = p.x
-        y = p.y
-        vx = p.vx
-        vy = p.vy
+    # each particle's steps in turn, its fields in locals, where the loop steps every particle
+    # once a step: exact only where no code of the fields runs (gravity, restitution and every
+    # field a float), tested after the fields are read as the original reads them (in order,
+    # once); else the loop as written runs on particles made from what was read
+    fields = [(p.x, p.y, p.vx, p.vy) for p in particles0]
+    if type(gravity) is not float or type(restitution) is not float or type(DT) is not float \
+            or not all(all_of_type(f, float) for f in fields):
+        particles = [Particle(*f) for f in fields]
         for _ in range(steps):
+            for p in particles:
+                p.vy -= gravity * DT
+                p.x += p.vx * DT
+                p.y += p.vy * DT
+                if p.y < 0.0:
+                    p.y = -p.y
+                    p.vy = -p.vy * restitution
+        return [(p.x, p.y) for p in particles]
+    g_dt = gravity * DT
+    dt = DT
+    turns = range(steps)
+    out = []
+    for x, y, vx, vy in fields:
+        for _ in turns:
             vy -= g_dt
-            x += vx * 0.01
-            y += vy * 0.01
+            x += vx * dt
+            y += vy * dt
             if y < 0.0:
                 y = -y
                 vy = -vy * restitution
