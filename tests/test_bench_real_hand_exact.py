@@ -146,6 +146,9 @@ CASES: dict[str, list[Callable[[], tuple[object, ...]]]] = {
     "bounce_particles": [lambda: (_particles(Loud(0.5), Loud(-0.5)), 3, 9.81, 0.8),
                          lambda: (_particles(), 3, 9.81, Loud(0.8)),
                          lambda: (_particles(), 2.5, 9.81, 0.8)],
+    "shoelace_area": [lambda: ([Vec2(0.0, 0.0), Vec2(Loud(1.0), 0.0), Vec2(1.0, Loud(1.0))],),
+                      lambda: ([Vec2(0.0, 0.0), Vec2(1.0, 0.0), Vec2(1, 1)],),
+                      lambda: ([Vec2(0.0, 0.0), Vec2(1.0, 0.0), (1.0, 1.0)],)],
     "thomas_solve": [_zero_pivot, _overflowing_pivot, _float32,
                      lambda: tuple(list(a) for a in _thomas_args())],
 }
