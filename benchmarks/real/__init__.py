@@ -16,8 +16,12 @@ stands for), a category, ``make_args(small)`` building fresh, deterministic inpu
 for the tests: a fraction of a millisecond) and, for many, ``hand``: the best bit-identical
 rewrite in plain Python/NumPy (hoisting, locals, inlining, vectorizing with the same
 operations in the same order; ``hand_vectorized`` says the rewrite swaps a Python loop for
-whole-array NumPy). The kernels copy what they mutate, so every call does the same
-work. This package imports numpy: only ``benchmarks.bench_real`` and the tests import it.
+whole-array NumPy). A hand reference is exact for any inputs of its kernel's types, not only
+the benchmark's: a rewrite exact only for floats (``accumulate`` for ``+=``, ``zip(*rows)``,
+fields summed in locals, Python floats for float64 items) runs behind type tests (one pass at
+C speed: ``all_of_type``) and falls back to the code as written, and where no exact rewrite
+pays the reference is the kernel's own code (tests/test_bench_real_hand_exact.py gives them
+hostile inputs). The kernels copy what they mutate, so every call does the same work. This package imports numpy: only ``benchmarks.bench_real`` and the tests import it.
 """
 
 from __future__ import annotations
