@@ -72,6 +72,16 @@ class Loud(float):
         return other + float(self)  # type: ignore[operator]
 
 
+class LoudRow(list):  # type: ignore[type-arg]
+    """A row that prints each item read (a copy of it, `row[:]`, is one too)."""
+
+    def __getitem__(self, index: object) -> object:
+        if isinstance(index, slice):
+            return LoudRow(list.__getitem__(self, index))
+        print("read", index)
+        return list.__getitem__(self, index)  # type: ignore[call-overload]
+
+
 def _thomas_args(n: int = 80) -> list[np.ndarray]:
     rng = np.random.default_rng(5)
     return [rng.uniform(-1, 0, n), rng.uniform(4, 5, n), rng.uniform(-1, 0, n),
@@ -137,6 +147,13 @@ CASES: dict[str, list[Callable[[], tuple[object, ...]]]] = {
     "transpose_scale": [lambda: ([[1.0, 2.0, 3.0], [4.0, 5.0]], 0.5),
                         lambda: ([[1.0, Loud(2.0)], [Loud(3.0), 4.0]], 0.5),
                         lambda: ([[1.0, 2.0], [3.0, 4.0]], 2)],
+    "laplace_relax": [lambda: ([[0.0] * 4, [1.0, Loud(2.0), Loud(3.0), 4.0], [0.0] * 4,
+                                [1.0] * 4], 1),
+                      lambda: ([LoudRow([Loud(1.0)] * 3) for _ in range(3)], 1),
+                      lambda: ([(1.0, 2.0, 3.0), (4.0, 5.0, 6.0), (7.0, 8.0, 9.0)], 1)],
+    "matmul_lists": [lambda: ([[1.0, 2.0], [3.0, 4.0]], [[1.0, 2.0], [3.0]]),
+                     lambda: ([[1.0], [3.0]], [[1.0, 2.0], [3.0, 4.0]]),
+                     lambda: ([[1.0, 2.0]], [[Loud(1.0), 2.0], [3.0, Loud(4.0)]])],
     "vec2_centroid": [lambda: ([Vec2(Loud(1.0), Loud(2.0)), Vec2(3.0, 4.0)], [0.5, 0.25]),
                       lambda: ([Vec2(1.0, 2.0), Vec2(3.0, 4.0)], [0.5, Loud(0.25)]),
                       lambda: ([Vec2(1.0, 2.0), Vec2(3, 4), Vec2(5.0, 6.0)], [0.5, 0.25, 2.0]),
