@@ -7,7 +7,8 @@ Each runs in up to four variants:
 
 * ``original`` - the kernel as written (the baseline);
 * ``compiled`` - ``symcompile.symbolic(kernel)`` with default options;
-* ``hand``     - where the kernel has one, its best bit-identical rewrite in plain Python/NumPy;
+* ``hand``     - where the kernel has one, its best rewrite in plain Python/NumPy that is
+  bit-identical for any inputs of the kernel's types (type tests and a fallback where needed);
 * ``numba``    - ``numba.njit(kernel)``, only where numba is installed and compiles the kernel
   to the same result (an extra column for comparison; never a failure).
 

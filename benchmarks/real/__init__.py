@@ -16,13 +16,17 @@ stands for), a category, ``make_args(small)`` building fresh, deterministic inpu
 for the tests: a fraction of a millisecond) and, for many, ``hand``: the best bit-identical
 rewrite in plain Python/NumPy (hoisting, locals, inlining, vectorizing with the same
 operations in the same order; ``hand_vectorized`` says the rewrite swaps a Python loop for
-whole-array NumPy). The kernels copy what they mutate, so every call does the same
-work. This package imports numpy: only ``benchmarks.bench_real`` and the tests import it.
+whole-array NumPy). A hand reference is exact for any inputs of its kernel's types, not only
+the benchmark's: a rewrite exact only for floats (``accumulate`` for ``+=``, ``zip(*rows)``,
+fields summed in locals, Python floats for float64 items) runs behind type tests (one pass at
+C speed: ``all_of_type``) and falls back to the code as written, and where no exact rewrite
+pays the reference is the kernel's own code (tests/test_bench_real_hand_exact.py gives them
+hostile inputs). The kernels copy what they mutate, so every call does the same work. This package imports numpy: only ``benchmarks.bench_real`` and the tests import it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 #: Categories: which style of code a kernel is.
@@ -67,6 +71,14 @@ class Kernel:
         return (self.fn.__doc__ or "").strip().splitlines()[0]
 
 
+def all_of_type(items: Sequence[object], kind: type) -> bool:
+    """Whether every item is exactly of type ``kind`` (one pass at C speed, no code
+    of the items runs): what a hand reference tests before a rewrite exact only for builtin
+    numbers (one that takes ``+`` for ``+=``, or a C iterator that ends quietly at a
+    StopIteration an item's operator raises)."""
+    return list(map(type, items)).count(kind) == len(items)
+
+
 def all_kernels() -> tuple[Kernel, ...]:
     """Every kernel, grouped by style (imports the kernel modules, and so numpy)."""
     from benchmarks.real import arrays, lists, objects, small, whole
@@ -78,5 +90,5 @@ def all_kernels() -> tuple[Kernel, ...]:
     return kernels
 
 
-__all__ = ["ARRAY_LOOPS", "CALLS", "CATEGORIES", "LISTS", "OBJECTS", "TEXT", "TINY",
+__all__ = ["ARRAY_LOOPS", "all_of_type", "CALLS", "CATEGORIES", "LISTS", "OBJECTS", "TEXT", "TINY",
            "VECTORIZED", "WHOLE_ARRAY", "Kernel", "all_kernels"]

@@ -226,11 +226,21 @@ def thomas_solve(lower, diag, upper, rhs):
 
 
 def thomas_solve_hand(lower, diag, upper, rhs):
+    # Python floats give float64's bits for + - * /, but raise where NumPy warns and gives an
+    # infinity or a NaN: the lists run only on 1-D float64 arrays as long as diag (underflow
+    # ignored, NumPy's default), every pivot finite and not 0, every result finite; anything
+    # else runs the loop as written (which warns or raises as it does)
+    if not (_float64_vectors(lower, diag, upper, rhs) and len(diag) >= 2
+            and min(len(lower), len(upper), len(rhs)) >= len(diag)
+            and np.geterr()["under"] == "ignore"):
+        return thomas_solve(lower, diag, upper, rhs)
     a = lower.tolist()
     b = diag.tolist()
     u = upper.tolist()
     r = rhs.tolist()
     n = len(b)
+    if b[0] - b[0] != 0.0 or b[0] == 0.0:
+        return thomas_solve(lower, diag, upper, rhs)
     c = [0.0] * n
     d = [0.0] * n
     c0 = u[0] / b[0]
@@ -239,6 +249,8 @@ def thomas_solve_hand(lower, diag, upper, rhs):
     d[0] = d0
     for i in range(1, n):
         m = b[i] - a[i] * c0
+        if m - m != 0.0 or m == 0.0:
+            return thomas_solve(lower, diag, upper, rhs)
         c0 = u[i] / m
         d0 = (r[i] - a[i] * d0) / m
         c[i] = c0
@@ -249,7 +261,14 @@ def thomas_solve_hand(lower, diag, upper, rhs):
     for i in range(n - 2, -1, -1):
         xi = d[i] - c[i] * xi
         x[i] = xi
+    if not (all(map(math.isfinite, c)) and all(map(math.isfinite, d))
+            and all(map(math.isfinite, x))):
+        return thomas_solve(lower, diag, upper, rhs)
     return np.array(x)
+
+
+def _float64_vectors(*arrays):
+    return all(type(a) is np.ndarray and a.dtype == np.float64 and a.ndim == 1 for a in arrays)
 
 
 def cumulative_trapz(y, dx):

@@ -10,11 +10,16 @@ import math
 import random
 from itertools import accumulate
 
-from benchmarks.real import LISTS, Kernel
+from benchmarks.real import LISTS, Kernel, all_of_type
 
 SEED = 1111
 
 COEFFS = (1.5, -0.25, 3.0, 0.125, -2.0, 0.75, 1.0, -0.5)
+
+
+def _lists_of_floats(rows: list[object]) -> bool:
+    """Whether every row is a list and every item of theirs a float (no code of theirs runs)."""
+    return all_of_type(rows, list) and all(all_of_type(row, float) for row in rows)  # type: ignore[arg-type]
 
 
 def _floats(seed: int, n: int, low: float = -1.0, high: float = 1.0) -> list[float]:
@@ -130,6 +135,11 @@ def prefix_sums(xs):
 
 
 def prefix_sums_hand(xs):
+    # accumulate adds with + where the loop's += may call an item's __iadd__, and list() takes a
+    # StopIteration an item's __add__ raises for the end of the sums: exact only where every
+    # item is a float (no code of the items runs), tested in one pass first
+    if type(xs) is not list or not all_of_type(xs, float):
+        return prefix_sums(xs)
     sums = list(accumulate(xs, initial=0.0))
     del sums[0]
     return sums
@@ -206,6 +216,10 @@ def laplace_relax(grid0, sweeps):
 
 
 def laplace_relax_hand(grid0, sweeps):
+    # the rows are read once per row, and each item between additions where avg4 reads all four
+    # first: exact only where no code of the rows or items runs (a list of lists of floats)
+    if type(grid0) is not list or not _lists_of_floats(grid0):
+        return laplace_relax(grid0, sweeps)
     n = len(grid0)
     grid = [row[:] for row in grid0]
     for _ in range(sweeps):
@@ -251,6 +265,13 @@ def matmul_lists(a, b):
 
 
 def matmul_lists_hand(a, b):
+    # zip iterates where the loops index (stopping quietly at a short row), and takes b's
+    # columns once: exact only for lists of lists of floats, b's rows none shorter than its
+    # first and a's none shorter than b is long
+    if type(a) is not list or type(b) is not list or not b or not _lists_of_floats(a) \
+            or not _lists_of_floats(b) or min(map(len, b)) != len(b[0]) \
+            or a and min(map(len, a)) < len(b):
+        return matmul_lists(a, b)
     columns = list(zip(*b))
     result = []
     for row in a:
@@ -276,6 +297,12 @@ def transpose_scale(rows, factor):
 
 
 def transpose_scale_hand(rows, factor):
+    # zip(*rows) takes the rows once and stops at the shortest, where the loop indexes rows again
+    # each turn and raises IndexError at a short row: exact only where no code of the items runs
+    # (a list of lists of floats, none shorter than the first, a float factor), tested first
+    if type(rows) is not list or not rows or type(factor) is not float \
+            or not _lists_of_floats(rows) or min(map(len, rows)) != len(rows[0]):
+        return transpose_scale(rows, factor)
     return [[x * factor for x in col] for col in zip(*rows)]
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import random
 
-from benchmarks.real import OBJECTS, Kernel
+from benchmarks.real import OBJECTS, Kernel, all_of_type
 
 SEED = 2222
 DT = 0.01
@@ -171,6 +171,11 @@ def sor_solve(a, b, omega, sweeps):
 
 
 def sor_solve_hand(a, b, omega, sweeps):
+    # a's data and cols are read once, where Matrix.__getitem__ reads them at every item: exact
+    # only where no code of the items runs (a Matrix itself, its data, b and omega floats)
+    if type(a) is not Matrix or type(a.data) is not list or not all_of_type(a.data, float) \
+            or type(b) is not list or not all_of_type(b, float) or type(omega) is not float:
+        return sor_solve(a, b, omega, sweeps)
     n = a.rows
     data = a.data
     cols = a.cols
@@ -211,17 +216,32 @@ def bounce_particles(particles0, steps, gravity, restitution):
 
 
 def bounce_particles_hand(particles0, steps, gravity, restitution):
-    g_dt = gravity * 0.01
-    out = []
-    for p in particles0:
-        x = p.x
-        y = p.y
-        vx = p.vx
-        vy = p.vy
+    # each particle's steps in turn, its fields in locals, where the loop steps every particle
+    # once a step: exact only where no code of the fields runs (gravity, restitution and every
+    # field a float), tested after the fields are read as the original reads them (in order,
+    # once); else the loop as written runs on particles made from what was read
+    fields = [(p.x, p.y, p.vx, p.vy) for p in particles0]
+    if type(gravity) is not float or type(restitution) is not float or type(DT) is not float \
+            or not all(all_of_type(f, float) for f in fields):
+        particles = [Particle(*f) for f in fields]
         for _ in range(steps):
+            for p in particles:
+                p.vy -= gravity * DT
+                p.x += p.vx * DT
+                p.y += p.vy * DT
+                if p.y < 0.0:
+                    p.y = -p.y
+                    p.vy = -p.vy * restitution
+        return [(p.x, p.y) for p in particles]
+    g_dt = gravity * DT
+    dt = DT
+    turns = range(steps)
+    out = []
+    for x, y, vx, vy in fields:
+        for _ in turns:
             vy -= g_dt
-            x += vx * 0.01
-            y += vy * 0.01
+            x += vx * dt
+            y += vy * dt
             if y < 0.0:
                 y = -y
                 vy = -vy * restitution
@@ -254,13 +274,28 @@ def weighted_centroid(points, weights):
 
 
 def weighted_centroid_hand(points, weights):
+    # the fields are summed in locals only while a point is a Vec2 with float fields and its
+    # weight a float (then Vec2's methods compute acc.x + p.x * w, acc.y + p.y * w and run no
+    # other code); from the first other pair on, the loop as written goes on
     ax = 0.0
     ay = 0.0
     total = 0.0
-    for p, w in zip(points, weights):
-        ax = ax + p.x * w
-        ay = ay + p.y * w
+    pairs = zip(points, weights)
+    for p, w in pairs:
+        if type(p) is Vec2 and type(w) is float:
+            px = p.x
+            py = p.y
+            if type(px) is float and type(py) is float:
+                ax = ax + px * w
+                ay = ay + py * w
+                total += w
+                continue
+        acc = Vec2(ax, ay) + p * w
         total += w
+        for p, w in pairs:
+            acc = acc + p * w
+            total += w
+        return acc.x / total, acc.y / total
     return ax / total, ay / total
 
 
@@ -276,14 +311,16 @@ def shoelace_area(polygon):
 
 
 def shoelace_area_hand(polygon):
-    xs = [p.x for p in polygon]
-    ys = [p.y for p in polygon]
+    # reading the coordinates once each (two lists) is exact only for a list of Vec2 themselves
+    # with float fields (the loop reads each twice, in another order, and its arithmetic may run
+    # code of theirs); testing that costs more than the lists save (0.92x of the loop): no
+    # exact rewrite pays
     area = 0.0
     n = len(polygon)
     for i in range(n):
         j = (i + 1) % n
-        area += xs[i] * ys[j]
-        area -= xs[j] * ys[i]
+        area += polygon[i].x * polygon[j].y
+        area -= polygon[j].x * polygon[i].y
     return abs(area) / 2.0
 
 
