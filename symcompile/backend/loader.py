@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator, Sequence
 
 from ..frontend.syntax import FUTURE_FLAGS, private_class_name, with_type_params
-from .trees import located, statement_blocks
+from .trees import copied, located, statement_blocks, walk
 from .codegen import forwarding_call
 
 FACTORY_NAME = "_symcompile_factory"
@@ -196,23 +196,28 @@ def at_user_lines(node: ast.FunctionDef, lines: Sequence[int], first_line: int) 
     (`lines[i - 1]` for text line i; the def's first line past the end of `lines`), the def
     itself to `first_line`. Columns become unknown (-1): they were the generated text's, and
     a traceback would underline the wrong part of the user's line with them."""
-    for part in ast.walk(node):
-        if not isinstance(part, _LOCATED) or getattr(part, "lineno", None) is None:
-            continue
-        line = lines[part.lineno - 1] if part.lineno <= len(lines) else first_line
-        part.lineno = part.end_lineno = line or first_line
-        part.col_offset = part.end_col_offset = -1
+    count = len(lines)
+    for part in walk(node):
+        if isinstance(part, _LOCATED) and (number := getattr(part, "lineno", None)) is not None:
+            line = lines[number - 1] if number <= count else first_line
+            part.lineno = part.end_lineno = line or first_line
+            part.col_offset = part.end_col_offset = -1
     node.lineno = node.end_lineno = first_line
 
+
+_EDITED = "symcompile_loaded"  # set on a parsed text the loader has edited to compile it
 
 Tidy = Callable[[types.TracebackType | None], types.TracebackType | None]
 
 
 def load(text: str, scope: Scope, lines: Sequence[int] = (), tidy: Tidy | None = None,
-         forwarders: Sequence[object] = ()) -> tuple[types.FunctionType, str]:
+         forwarders: Sequence[object] = (), parsed: ast.Module | None = None,
+         ) -> tuple[types.FunctionType, str]:
     """The function defined by the generated `text`, and the linecache filename the text is
     registered under. Its code is code of the user's file (`scope.filename`), at the lines
-    `lines` says each line of `text` runs as (see `at_user_lines`).
+    `lines` says each line of `text` runs as (see `at_user_lines`). `parsed`: `text` parsed,
+    where that is at hand (code generation parsed it to check it), edited here (so not used
+    again: a tree already loaded is parsed again).
 
     With `tidy`, a call passed on to one of the `forwarders` (the objects a failed check on
     entry calls: `return recompile(a, b)`) is tidied as forwarding code is: an exception
@@ -220,7 +225,10 @@ def load(text: str, scope: Scope, lines: Sequence[int] = (), tidy: Tidy | None =
     function's, raised again without adding that frame (the text stays as shown; the `try`
     costs nothing while nothing is raised)."""
     filename = register_source(text, scope)
-    node = ast.parse(text, filename).body[0]
+    if parsed is None or getattr(parsed, _EDITED, False):  # (a tree is compiled once)
+        parsed = ast.parse(text, filename)
+    setattr(parsed, _EDITED, True)
+    node = parsed.body[0]
     if not isinstance(node, ast.FunctionDef):
         raise TypeError("generated source must hold a single def")
     at_user_lines(node, lines, scope.first_line)
@@ -243,7 +251,7 @@ def _tidy_forwarded(node: ast.FunctionDef, text: str, names: set[str], tidy: Tid
             if isinstance(stmt, ast.Return) and isinstance(stmt.value, ast.Call) \
                     and isinstance(stmt.value.func, ast.Name) and stmt.value.func.id in names:
                 block[index] = located(ast.copy_location(
-                    ast.Try([stmt], [copy.deepcopy(handler)], [], []), stmt))
+                    ast.Try([stmt], [copied(handler)], [], []), stmt), inside=stmt)
     return objects
 
 

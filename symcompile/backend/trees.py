@@ -10,13 +10,10 @@ declarations?) and the loader (the wrappers it builds around the generated def).
 from __future__ import annotations
 
 import ast
+import copy
 from typing import Iterator, TypeVar
 
 Node = TypeVar("Node", bound=ast.AST)
-
-_LOCATIONS = (("lineno", False), ("col_offset", False), ("end_lineno", True),
-              ("end_col_offset", True))
-
 
 def located(node: Node, inside: ast.AST | None = None) -> Node:
     """`node` with the positions it lacks filled in from its parent's (what
@@ -27,26 +24,43 @@ def located(node: Node, inside: ast.AST | None = None) -> Node:
     >>> tree.body.right.lineno, tree.body.right.col_offset
     (1, 0)
     """
-    pending: list[tuple[ast.AST, tuple[int | None, ...]]] = [(node, (1, 0, 1, 0))]
+    pending: list[tuple[ast.AST, object, object, object, object]] = [(node, 1, 0, 1, 0)]
     while pending:
-        current, inherited = pending.pop()
-        own = list(inherited)
-        attributes = current._attributes
-        for index, (name, optional) in enumerate(_LOCATIONS):
-            if name not in attributes:
-                continue
-            value = getattr(current, name, None)
+        current, line, column, end_line, end_column = pending.pop()
+        if current._attributes:  # (the four positions, for every node that has any)
             # `lineno`/`col_offset` count as given once set (to anything); the end positions
             # only when not None
-            given = value is not None if optional else hasattr(current, name)
-            if given:
-                own[index] = value
-            else:
-                setattr(current, name, own[index])
-        children = tuple(own)
-        pending.extend((child, children) for child in ast.iter_child_nodes(current)
-                       if child is not inside)
+            line, column, end_line, end_column = (
+                _given(current, "lineno", line), _given(current, "col_offset", column),
+                _given_end(current, "end_lineno", end_line),
+                _given_end(current, "end_col_offset", end_column))
+        for name in current._fields:
+            value = getattr(current, name, None)
+            if isinstance(value, ast.AST):
+                if value is not inside:
+                    pending.append((value, line, column, end_line, end_column))
+            elif type(value) is list:
+                pending += [(item, line, column, end_line, end_column) for item in value
+                            if isinstance(item, ast.AST) and item is not inside]
     return node
+
+
+def _given(node: ast.AST, name: str, inherited: object) -> object:
+    """`node`'s position `name` if it is set, else `inherited`, set on it."""
+    try:
+        return getattr(node, name)
+    except AttributeError:
+        setattr(node, name, inherited)
+        return inherited
+
+
+def _given_end(node: ast.AST, name: str, inherited: object) -> object:
+    """`node`'s end position `name` unless it is None, else `inherited`, set on it."""
+    value = getattr(node, name, None)
+    if value is None:
+        setattr(node, name, inherited)
+        return inherited
+    return value
 
 
 _ABSENT = object()
@@ -68,12 +82,15 @@ def same_tree(first: ast.AST, second: ast.AST) -> bool:
         if isinstance(left, ast.AST):
             if type(left) is not type(right):
                 return False
-            for name in left._fields:
-                pending.append((_field(left, name), _field(right, name)))
+            for name, optional in _fields_of(type(left)):
+                pending.append((_field(left, name, optional), _field(right, name, optional)))
         elif isinstance(left, list):
             if not isinstance(right, list) or len(left) != len(right):
                 return False
             pending.extend(zip(left, right))
+        elif type(left) is str and type(right) is str:  # (the same repr exactly when equal)
+            if left != right:
+                return False
         elif left is _ABSENT or right is _ABSENT:
             if left is not right:
                 return False
@@ -82,11 +99,82 @@ def same_tree(first: ast.AST, second: ast.AST) -> bool:
     return True
 
 
-def _field(node: ast.AST, name: str) -> object:
+# for each node class, its fields, each with whether None is its default (`_fields_of`)
+_FIELDS: dict[type[ast.AST], tuple[tuple[str, bool], ...]] = {}
+
+
+def _fields_of(kind: type[ast.AST]) -> tuple[tuple[str, bool], ...]:
+    fields = _FIELDS.get(kind)
+    if fields is None:
+        fields = _FIELDS[kind] = tuple((name, getattr(kind, name, ...) is None)
+                                       for name in kind._fields)
+    return fields
+
+
+def _field(node: ast.AST, name: str, optional: bool) -> object:
     value = getattr(node, name, _ABSENT)
-    if value is None and getattr(type(node), name, ...) is None or type(value) is list and not value:
+    if value is None and optional or type(value) is list and not value:
         return _ABSENT
     return value
+
+
+def walk(node: ast.AST) -> Iterator[ast.AST]:
+    """Every node of the tree `node`, itself first (the nodes `ast.walk` gives, in another
+    order: depth first, a node before its children; faster).
+
+    >>> [type(part).__name__ for part in walk(ast.parse("x = 1").body[0])]
+    ['Assign', 'Constant', 'Name', 'Store']
+    """
+    pending = [node]
+    while pending:
+        current = pending.pop()
+        yield current
+        for name in current._fields:
+            value = getattr(current, name, None)
+            if isinstance(value, ast.AST):
+                pending.append(value)
+            elif type(value) is list:
+                pending += [item for item in value if isinstance(item, ast.AST)]
+
+
+def copied(node: Node) -> Node:
+    """A deep copy of the tree `node`, its positions and marks included (what `copy.deepcopy`
+    makes, several times faster: no memo, no reduction protocol). A node without fields or
+    attributes (`ast.Load()`, `ast.Add()`) is shared, as the parser shares them.
+
+    >>> tree = ast.parse("x = [a, 1]")
+    >>> twin = copied(tree)
+    >>> ast.dump(twin) == ast.dump(tree) and twin.body[0].value is not tree.body[0].value
+    True
+    """
+    root = _shell(node)
+    pending: list[tuple[ast.AST, ast.AST]] = [(node, root)]
+    while pending:
+        original, clone = pending.pop()
+        clone.__dict__.update({name: _copied_value(value, pending)
+                               for name, value in original.__dict__.items()})
+    return root
+
+
+_ATOMS = frozenset({str, int, float, bool, type(None)})
+
+
+def _copied_value(value: object, pending: list[tuple[ast.AST, ast.AST]]) -> object:
+    if type(value) in _ATOMS:
+        return value
+    if isinstance(value, ast.AST):
+        if not value.__dict__:
+            return value
+        clone = _shell(value)
+        pending.append((value, clone))
+        return clone
+    if type(value) is list:
+        return [_copied_value(item, pending) for item in value]
+    return copy.deepcopy(value)
+
+
+def _shell(node: Node) -> Node:
+    return type(node).__new__(type(node))
 
 
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
