@@ -173,3 +173,45 @@ def test_future_annotations_module(make_module):
     """)
     assert module.f(4) == 8
     assert module.f.__annotations__ == {"x": "NotDefinedAnywhere", "return": "AlsoUndefined"}
+
+
+_SOURCE_SHAPES = {
+    "plain": "def f(x):\n    return x + 1\n",
+    "one line, code after": "def f(x): return x + 1\ny = 2\n",
+    "decorators": "def keep(h):\n    return h\n@keep\n@keep\ndef f(x):\n    return x\n",
+    "decorator over lines": "def deco(*a):\n    return lambda h: h\n@deco(\n    1,\n)\ndef f(x):\n    return x\n",
+    "header over lines": "def f(x,\ny=1):\n    return x + y\n",
+    "string at column 0": 'def f(x):\n    s = """a\nb"""\n    return x + len(s)\n',
+    "brackets at column 0": "def f(x):\n    v = [x,\n1]\n    return v[0]\n",
+    "comments after": "def f(x):\n    return x  # one\n  # two\n# three\nz = 1\n",
+    "method": "class A:\n    def m(self, x):\n        return x\n\n    other = 1\nf = A.m\n",
+    "nested": "def outer():\n    def f(x):\n        return x\n    return f\nf = outer()\n",
+    "tabs": "def f(x):\n\tif x:\n\t\treturn x\n\treturn 0\n",
+    "wrapped": "import functools\ndef g(x):\n    return x\n@functools.wraps(g)\ndef f(x):\n    return g(x)\n",
+    "lambda": "f = lambda x: x + 1\n",
+}
+
+
+@pytest.mark.parametrize("shape", sorted(_SOURCE_SHAPES))
+def test_never_wrong_the_source_read_by_indentation_is_inspects(make_module, shape: str) -> None:
+    """`read_function_source` finds the lines of a def by indentation (inspect tokenizes them,
+    a few times slower), leaving every doubtful shape to inspect: it reads the def inspect
+    reads, at the same lines and columns, or fails with the same message."""
+    func = make_module(_SOURCE_SHAPES[shape]).f
+
+    def read(reader) -> str:
+        try:
+            source = reader(func)
+        except sc.SymbolicError as error:
+            return str(error)
+        return ast.dump(source.node, include_attributes=True) + repr(source.checked)
+
+    def by_inspect(func) -> frontend.FunctionSource:
+        try:
+            lines, first = inspect.getsourcelines(func)
+        except OSError as exc:
+            raise frontend._no_source_error(func, str(exc)) from None
+        return frontend._source_in(func, lines, first)
+
+    assert read(frontend.read_function_source) == read(by_inspect)
+    assert read(frontend.read_function_source).startswith("FunctionDef(") or shape == "wrapped"

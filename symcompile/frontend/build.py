@@ -1,7 +1,7 @@
 """Front end: a Python function's source → Python AST → IR.
 
-First stage of the pipeline. `read_function_source` finds a function's source with
-`inspect.getsource`, parses it (positions stay those of the user's file, so errors point at the
+First stage of the pipeline. `read_function_source` finds a function's source (by its def's
+indentation, or with `inspect.getsource`), parses it (positions stay those of the user's file, so errors point at the
 real line and column), checks that it is the text the function's code was compiled from, and
 removes the decorators. `build_function` turns the `def` into the IR of `symcompile.ir.nodes`, its
 names spelled as the code spells them (private names mangled): structured statements over
@@ -22,6 +22,7 @@ import dataclasses
 import functools
 import inspect
 import linecache
+import re
 import symtable
 import types
 import warnings
@@ -129,11 +130,22 @@ def _read_function_source(func: types.FunctionType) -> FunctionSource:
             f"symcompile compiles Python functions; got {type(func).__name__} {func!r}",
             hint="decorate a function written in Python (def or lambda)",
         )
-    code = func.__code__
+    # (inspect reads the source of the function a `functools.wraps` wrapper names)
+    quick = None if hasattr(func, "__wrapped__") else _def_lines(func.__code__)
+    if quick is not None:
+        with contextlib.suppress(SymbolicError):  # (inspect's reading says why)
+            return _source_in(func, quick, func.__code__.co_firstlineno)
     try:
         lines, first_line = inspect.getsourcelines(func)
     except (OSError, TypeError) as exc:
         raise _no_source_error(func, str(exc)) from None
+    return _source_in(func, lines, first_line)
+
+
+def _source_in(func: types.FunctionType, lines: list[str], first_line: int) -> FunctionSource:
+    """The function's def in `lines`, the lines of its file from `first_line` on that hold
+    it (and maybe more)."""
+    code = func.__code__
     filename = code.co_filename
     file_lines = tuple(linecache.getlines(filename)) or tuple(lines)
     first_line = max(first_line, 1)
@@ -141,10 +153,9 @@ def _read_function_source(func: types.FunctionType) -> FunctionSource:
     # an indented def (a method, a nested function) parses inside `if 1:`; columns stay real
     wrapped = chunk[:1].isspace()
     try:
-        module = ast.parse("if 1:\n" + chunk if wrapped else chunk)
+        module = _parsed_at(("if 1:\n" if wrapped else "") + chunk, first_line - int(wrapped))
     except SyntaxError as exc:
         raise _no_source_error(func, f"its source lines do not parse on their own ({exc.msg})")
-    ast.increment_lineno(module, first_line - 1 - int(wrapped))
     found = _find_def(module, func, (chunk, first_line, filename, file_lines))
     if found is None:
         raise _no_source_error(func, "no single definition in its source lines matches the "
@@ -154,6 +165,61 @@ def _read_function_source(func: types.FunctionType) -> FunctionSource:
     node.decorator_list = []
     deferred = bool(code.co_flags & __future__.annotations.compiler_flag)
     return FunctionSource(node, filename, file_lines, private_class_of(code), deferred, checked)
+
+
+def _parsed_at(text: str, line: int) -> ast.Module:
+    """`text` parsed as if it started at `line` of its file: after as many empty lines (the
+    parser skips them faster than `ast.increment_lineno` moves a def's nodes, up to a few
+    hundred empty lines per line of text)."""
+    padding = line - 1
+    if 0 <= padding <= 400 * text.count("\n"):
+        return ast.parse("\n" * padding + text)
+    return ast.increment_lineno(ast.parse(text), padding)
+
+
+def _def_lines(code: types.CodeType) -> list[str] | None:
+    """The lines of a `.py` file from the code's first line (a decorator's, or the def's) to
+    the end of its def's body, found by indentation alone; what `inspect.getsourcelines`
+    finds tokenizing them (a few times slower), give or take blank and comment lines after
+    the body. None where that could be wrong (a lambda, tabs, a line at the def's
+    indentation inside its header): inspect reads those. Lines cut inside a token or a
+    bracket do not parse: the caller then asks inspect too."""
+    if code.co_name == "<lambda>" or not code.co_filename.endswith(".py"):
+        return None
+    linecache.checkcache(code.co_filename)  # (as inspect does: an edited file is read again)
+    lines = linecache.getlines(code.co_filename)
+    first = code.co_firstlineno - 1
+    indent = _indentation(lines[first]) if 0 <= first < len(lines) else None
+    if indent is None:
+        return None
+    number = first
+    while True:  # the decorators (and lines inside their brackets), then the def's line
+        if number >= len(lines):
+            return None
+        depth, text = _indentation(lines[number]), lines[number].lstrip(" ")
+        if depth == indent and _DEF_LINE.match(text):
+            break
+        if depth is None or depth < indent or depth == indent and not text.startswith("@"):
+            return None
+        number += 1
+    for end in range(number + 1, len(lines)):
+        text = lines[end].lstrip(" ")
+        if text.strip() and not text.startswith("#"):
+            depth = _indentation(lines[end])
+            if depth is None:
+                return None
+            if depth <= indent:
+                return lines[first:end]
+    return lines[first:]
+
+
+_DEF_LINE = re.compile(r"(async\s+)?def\s")
+
+
+def _indentation(line: str) -> int | None:
+    """How many spaces `line` starts with; None if other white space follows them."""
+    text = line.lstrip(" ")
+    return None if text[:1] in ("\t", "\f") else len(line) - len(text)
 
 
 # per (code, source lines read, first line): which of the defs placed there compile to the
