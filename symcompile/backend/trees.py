@@ -76,27 +76,40 @@ def same_tree(first: ast.AST, second: ast.AST) -> bool:
     >>> same_tree(ast.parse("x = 1"), ast.parse("x = 1.0"))
     False
     """
-    pending: list[tuple[object, object]] = [(first, second)]
+    pending: list[tuple[ast.AST, object]] = [(first, second)]
     while pending:
         left, right = pending.pop()
-        if isinstance(left, ast.AST):
-            if type(left) is not type(right):
-                return False
-            for name, optional in _fields_of(type(left)):
-                pending.append((_field(left, name, optional), _field(right, name, optional)))
-        elif isinstance(left, list):
-            if not isinstance(right, list) or len(left) != len(right):
-                return False
-            pending.extend(zip(left, right))
-        elif type(left) is str and type(right) is str:  # (the same repr exactly when equal)
-            if left != right:
-                return False
-        elif left is _ABSENT or right is _ABSENT:
-            if left is not right:
-                return False
-        elif isinstance(right, (ast.AST, list)) or repr(left) != repr(right):
+        kind = type(left)
+        if kind is not type(right):
             return False
+        for name, optional in _FIELDS.get(kind) or _fields_of(kind):
+            value, other = getattr(left, name, _ABSENT), getattr(right, name, _ABSENT)
+            if type(value) is list and value and type(other) is list:
+                if len(value) != len(other):
+                    return False
+                for item, other_item in zip(value, other):
+                    if isinstance(item, ast.AST):
+                        pending.append((item, other_item))
+                    elif not _same_leaf(item, other_item):
+                        return False
+            elif isinstance(value, ast.AST):
+                pending.append((value, other))
+            elif not _same_leaf(_leaf(value, optional), _leaf(other, optional)):
+                return False
     return True
+
+
+def _leaf(value: object, optional: bool) -> object:
+    """A field's value that is no node: absent if missing, None by default, or an empty list."""
+    return _ABSENT if value is None and optional or type(value) is list and not value else value
+
+
+def _same_leaf(left: object, right: object) -> bool:
+    if type(left) is str and type(right) is str:  # (the same repr exactly when equal)
+        return left == right
+    if left is _ABSENT or right is _ABSENT:
+        return left is right
+    return not isinstance(right, (ast.AST, list)) and repr(left) == repr(right)
 
 
 # for each node class, its fields, each with whether None is its default (`_fields_of`)
@@ -109,13 +122,6 @@ def _fields_of(kind: type[ast.AST]) -> tuple[tuple[str, bool], ...]:
         fields = _FIELDS[kind] = tuple((name, getattr(kind, name, ...) is None)
                                        for name in kind._fields)
     return fields
-
-
-def _field(node: ast.AST, name: str, optional: bool) -> object:
-    value = getattr(node, name, _ABSENT)
-    if value is None and optional or type(value) is list and not value:
-        return _ABSENT
-    return value
 
 
 def walk(node: ast.AST) -> Iterator[ast.AST]:
