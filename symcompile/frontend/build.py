@@ -238,12 +238,9 @@ def _find_def(module: ast.Module, func: types.FunctionType,
     Raises a SymbolicError if the text there no longer compiles to the code."""
     code = func.__code__
     chunk, first_line, filename, file_lines = where
-    candidates: list[ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda] = []
-    for node in ast.walk(module):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == code.co_name:
-            candidates.append(node)
-        elif isinstance(node, ast.Lambda) and code.co_name == "<lambda>":
-            candidates.append(node)
+    candidates: list[ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda] = [
+        node for node in ast.walk(module) if isinstance(node, ast.Lambda)
+    ] if code.co_name == "<lambda>" else _defs_named(module, code.co_name)
     placed = [node for node in candidates if _matches_code(node, code)]
     key = (code, chunk, first_line)
     if key not in _same_code:
@@ -260,6 +257,23 @@ def _find_def(module: ast.Module, func: types.FunctionType,
         return None
     node, checked = matching[0]
     return (_lambda_as_def(node) if isinstance(node, ast.Lambda) else node), checked
+
+
+def _defs_named(module: ast.Module, name: str,
+                ) -> list[ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda]:
+    """The defs called `name` in `module`, at any depth: in blocks of statements only (no
+    expression holds a def), so a walk over its expressions is saved."""
+    found: list[ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda] = []
+    pending = [module.body]
+    while pending:
+        for stmt in pending.pop():
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == name:
+                found.append(stmt)
+            pending += [block for part in ("body", "orelse", "finalbody")
+                        if type(block := getattr(stmt, part, None)) is list]
+            pending += [child.body for part in ("handlers", "cases")
+                        for child in getattr(stmt, part, ())]
+    return found
 
 
 class SourceChangedError(SymbolicError):
