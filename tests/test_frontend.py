@@ -215,3 +215,19 @@ def test_never_wrong_the_source_read_by_indentation_is_inspects(make_module, sha
 
     assert read(frontend.read_function_source) == read(by_inspect)
     assert read(frontend.read_function_source).startswith("FunctionDef(") or shape == "wrapped"
+
+
+@pytest.mark.parametrize(("body", "named"), [
+    ("return vars(), sys._getframe().f_locals", "vars()"),
+    ("return sys._getframe().f_locals, vars()", ".f_locals"),
+    ("line = sys._getframe().f_lineno\n    return sorted(locals()), line", "locals()"),
+    ("return sys._getframe().f_lineno", None),
+    ("return x + 1", None),
+])
+def test_always_explainable_the_frame_reader_named_is_the_first(make_module, body: str,
+                                                                named: str | None) -> None:
+    """`frame_reader` first looks for any frame read in one quick walk, then names the first
+    one in `ast.walk`'s order, as before (the note says which)."""
+    module = make_module(f"import sys\n\ndef f(x):\n    {body}\n")
+    reader = frontend.frame_reader(frontend.read_function_source(module.f).node, module.f)
+    assert reader == named

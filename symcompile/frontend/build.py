@@ -596,25 +596,47 @@ def frame_reader(node: ast.AST, func: types.FunctionType) -> str | None:
     `capture_locals=`... Compiled, the function's frame would hold other locals (removed,
     renamed, inlined callees'), so such a function runs as written, and such a callee is not
     inlined. A callee that reads its caller's frame (`sys._getframe(1)`) cannot be seen."""
+    if all(_frame_read_by(inner, func) is None for inner in _nodes(node)
+           if isinstance(inner, (ast.Call, ast.Attribute, ast.Name))):
+        return None  # (the usual answer, found in one quick walk)
     # `sys._getframe().f_lineno`: a fact of the frame that is no local
     facts = {id(inner.value.func) for inner in ast.walk(node)
              if isinstance(inner, ast.Attribute) and isinstance(inner.value, ast.Call)
              and inner.attr in _FRAME_FACTS}
-    for inner in ast.walk(node):
-        if id(inner) in facts:
-            continue
-        match inner:
-            case ast.Call(ast.Name(name), args, keywords) if name in _FRAME_BUILTINS \
-                    and len(args) + len(keywords) <= _FRAME_BUILTINS[name]:
-                return f"{name}()"
-            case ast.Call(keywords=keywords) if any(kw.arg == "capture_locals" for kw in keywords):
-                return "capture_locals="
-            case ast.Attribute(_, attr) if attr in _FRAME_ATTRIBUTES:
-                return f".{attr}"
-            case ast.Name() | ast.Attribute(ast.Name()) if \
-                    (reader := _FRAME_FUNCTIONS.get(id(_global_value(inner, func)))) is not None:
-                return f"{reader}()"
+    for inner in ast.walk(node):  # (the first in this order is the one named)
+        if id(inner) not in facts and (reader := _frame_read_by(inner, func)) is not None:
+            return reader
     return None
+
+
+def _frame_read_by(inner: ast.AST, func: types.FunctionType) -> str | None:
+    """What the node `inner` reads of a frame's locals (see `frame_reader`), or None."""
+    match inner:
+        case ast.Call(ast.Name(name), args, keywords) if name in _FRAME_BUILTINS \
+                and len(args) + len(keywords) <= _FRAME_BUILTINS[name]:
+            return f"{name}()"
+        case ast.Call(keywords=keywords) if any(kw.arg == "capture_locals" for kw in keywords):
+            return "capture_locals="
+        case ast.Attribute(_, attr) if attr in _FRAME_ATTRIBUTES:
+            return f".{attr}"
+        case ast.Name() | ast.Attribute(ast.Name()) if \
+                (reader := _FRAME_FUNCTIONS.get(id(_global_value(inner, func)))) is not None:
+            return f"{reader}()"
+    return None
+
+
+def _nodes(node: ast.AST) -> Iterator[ast.AST]:
+    """Every node of the tree `node` (those of `ast.walk`, depth first: faster)."""
+    pending = [node]
+    while pending:
+        current = pending.pop()
+        yield current
+        for name in current._fields:
+            value = getattr(current, name, None)
+            if isinstance(value, ast.AST):
+                pending.append(value)
+            elif type(value) is list:
+                pending += [item for item in value if isinstance(item, ast.AST)]
 
 
 def _global_value(node: ast.Name | ast.Attribute, func: types.FunctionType) -> object:
