@@ -33,10 +33,10 @@ import re
 import types
 import warnings
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from ..frontend.syntax import FUTURE_FLAGS, private_class_name, with_type_params
-from .trees import copied, located, statement_blocks, walk
+from .trees import located, statement_blocks, walk
 from .codegen import forwarding_call
 
 FACTORY_NAME = "_symcompile_factory"
@@ -243,15 +243,16 @@ def _tidy_forwarded(node: ast.FunctionDef, text: str, names: set[str], tidy: Tid
                     ) -> dict[str, object]:
     """Wrap each `return <one of names>(...)` of `node` (parsed from `text`) in `try: ...
     except ...` (see `_tidying_handler`): the objects its constants' markers stand for."""
-    objects = {f"symcompile tidy {id(tidy)}": tidy, "symcompile BaseException": BaseException}
+    markers = f"symcompile tidy {id(tidy)}", "symcompile BaseException"
+    objects = dict(zip(markers, (tidy, BaseException)))
     taken = set(re.findall(r"\bsymcompile_error_*\b", text))  # the handler's name avoids them
-    handler = _tidying_handler(node.args, taken, *objects)
     for block in statement_blocks(node.body):  # statements only: no expression holds a `return`
         for index, stmt in enumerate(block):
             if isinstance(stmt, ast.Return) and isinstance(stmt.value, ast.Call) \
                     and isinstance(stmt.value.func, ast.Name) and stmt.value.func.id in names:
-                block[index] = located(ast.copy_location(
-                    ast.Try([stmt], [copied(handler)], [], []), stmt), inside=stmt)
+                # (at the statement's line, no column: as `at_user_lines` left the statement)
+                handler = _tidying_handler(node.args, taken, *markers, line=stmt.lineno)
+                block[index] = ast.copy_location(ast.Try([stmt], [handler], [], []), stmt)
     return objects
 
 
@@ -321,18 +322,23 @@ def _forwarding_template(params: ast.arguments, scope: Scope, name: str, tidied:
     return compile_def(node, FORWARDING_FILE, scope)
 
 
-def _tidying_handler(params: ast.arguments, taken: set[str], tidy: str,
-                     base: str) -> ast.ExceptHandler:
+def _tidying_handler(params: ast.arguments, taken: set[str], tidy: str, base: str,
+                     line: int | None = None) -> ast.ExceptHandler:
     """`except BaseException as e: e.__traceback__ = tidy(e.__traceback__); raise` (`e` a name
-    no parameter has, nor any of `taken`; `tidy` and `BaseException` the constants' markers)."""
+    no parameter has, nor any of `taken`; `tidy` and `BaseException` the constants' markers);
+    with `line`, every part of it at that line, without columns."""
     taken = taken | {arg.arg for arg in (*params.posonlyargs, *params.args, *params.kwonlyargs,
                                          params.vararg, params.kwarg) if arg is not None}
     error = next(name for name in (f"symcompile_error{'_' * n}" for n in itertools.count())
                  if name not in taken)
-    traceback = ast.Attribute(ast.Name(error, ast.Load()), "__traceback__", ast.Load())
-    fix = ast.Assign([ast.Attribute(ast.Name(error, ast.Load()), "__traceback__", ast.Store())],
-                     ast.Call(ast.Constant(tidy), [traceback], []))
-    return ast.ExceptHandler(ast.Constant(base), error, [fix, ast.Raise(None, None)])
+    at: dict[str, Any] = {} if line is None else {
+        "lineno": line, "col_offset": -1, "end_lineno": line, "end_col_offset": -1}
+    traceback = ast.Attribute(ast.Name(error, ast.Load(), **at), "__traceback__", ast.Load(), **at)
+    fix = ast.Assign([ast.Attribute(ast.Name(error, ast.Load(), **at), "__traceback__",
+                                    ast.Store(), **at)],
+                     ast.Call(ast.Constant(tidy, **at), [traceback], [], **at), **at)
+    return ast.ExceptHandler(ast.Constant(base, **at), error, [fix, ast.Raise(None, None, **at)],
+                             **at)
 
 
 def _register_forwarding_line() -> None:
