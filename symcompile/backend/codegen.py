@@ -149,6 +149,7 @@ class _Generator:
         self.held: ast.Name | None = None  # the recheck's result, in the `if` being built
         # loops whose recheck holds until a turn runs unseen code (see `kept_rechecks`)
         self.kept = kept or {}
+        self.opaque = False  # whether an opaque statement was copied (what may declare names)
 
     def bind(self, value: object, base: str | None = None) -> ast.Name:
         """A reference to `value`, bound in the generated function's own scope."""
@@ -429,6 +430,7 @@ class _Generator:
             case ir.ExprStmt(value):
                 return ast.Expr(self.expr(value))
             case ir.Opaque(node):
+                self.opaque = True
                 return copied(node)
         raise IRError(f"cannot generate code for {stmt!r}")
 
@@ -530,7 +532,8 @@ def function_to_ast(function: ir.Function, recompile: Callable[..., object] | No
         body.insert(start, generator.type_guard(function.params, typed, type_miss))
     if recompile is not None and checked:
         body[start:start] = generator.guard(function.params, checked, recompile)
-    body[start:start] = _lifted_declarations(body)  # before anything the guards read
+    if generator.opaque:  # (only an opaque statement declares a global or nonlocal name)
+        body[start:start] = _lifted_declarations(body)  # before anything the guards read
     node = ast.FunctionDef(
         name=function.name,
         args=copied(function.params),
