@@ -130,6 +130,19 @@ def test_verifier_rejects_one_statement_object_at_two_places():
     assert verify(_function(shared, ir.If(A, (ir.Assign((A,), B),), ())))
 
 
+def test_verifier_remembers_a_statement_only_where_it_was_checked():
+    # statements checked once are not checked again in the next version of a function; a
+    # `break` checked inside a loop (and an `if` holding one) is still refused outside one
+    stop = ir.If(A, (ir.Break(),), ())
+    assert verify(_function(ir.While(A, (stop,), ())))
+    with pytest.raises(IRError, match="break outside a loop"):
+        verify(_function(stop))
+    kept = ir.Assign((A,), B)
+    assert verify(_function(kept))
+    with pytest.raises(IRError, match="add takes 2 operands"):
+        verify(_function(kept, ir.Return(ir.Op("add", (A,)))))
+
+
 def test_verifier_accepts_loops_slices_and_stars_where_python_does():
     loop = ir.While(A, (ir.If(B, (ir.Break(),), (ir.Continue(),)),), (ir.Return(None),))
     target = ir.Build("tuple", (A, ir.Starred(B)))

@@ -115,6 +115,8 @@ class Effects(PlainValues):
         self.relied: set[str] = set()
         # each global name's callee a call may see through (`_transparent_callee`), once read
         self._transparent: dict[str, types.FunctionType | None] = {}
+        # `reads` of each statement met, by (statement, types known), the statement held
+        self._reads: dict[tuple[int, int], tuple[ir.Stmt, tuple[frozenset[str], Relied]]] = {}
         super().__init__(function, plain_parameters)
 
     def scope(self) -> frozenset[object]:
@@ -312,9 +314,16 @@ class Effects(PlainValues):
     def reads(self, stmt: ir.Stmt) -> tuple[frozenset[str], Relied]:
         """The names the statement's own expressions read only after something that may run
         unseen code (a global read there may have been rebound), and what the work before
-        the first such thing rests on."""
-        late, relied = late_reads(stmt, self.operation)
-        return frozenset(name for name in late if not self.unchanging(name)), relied
+        the first such thing rests on. (Remembered per statement and types known, until the
+        function learns statements: the walk of clean statements and the pass it runs both
+        ask.)"""
+        key = (id(stmt), id(self.env))
+        known = self._reads.get(key)
+        if known is None or known[0] is not stmt:
+            late, relied = late_reads(stmt, self.operation)
+            known = self._reads[key] = (
+                stmt, (frozenset(name for name in late if not self.unchanging(name)), relied))
+        return known[1]
 
     # --------------------------------------------------------------- statements
 
@@ -415,4 +424,5 @@ class Effects(PlainValues):
         assigned only there, see `learn_locals`). What running them without unseen code rests
         on, or None."""
         self.learn_locals(statements)
+        self._reads.clear()
         return self.body(tuple(statements))

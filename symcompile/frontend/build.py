@@ -17,7 +17,6 @@ import __future__
 import ast
 import contextlib
 import contextvars
-import copy
 import dataclasses
 import functools
 import inspect
@@ -33,6 +32,7 @@ from .. import ir
 from ..errors import SymbolicError
 from ..ir.names import BOUND_AS, bound_names
 from ..ir.ops import op_for_ast
+from ..ir.syntax_trees import copy_tree
 from .syntax import FUTURE_FLAGS, private_class_name, with_type_params
 
 # flags of code objects whose bodies are passed through unchanged (yield / await)
@@ -541,7 +541,7 @@ def mangle_names(node: ast.FunctionDef | ast.AsyncFunctionDef, private_class: st
     when nothing can be mangled."""
     if mangled("__x", private_class) == "__x":
         return node
-    copied = copy.deepcopy(node)
+    copied = copy_tree(node)
     name = copied.name
     _Mangler(private_class, deferred_annotations).visit(copied)
     copied.name = name
@@ -730,7 +730,7 @@ def build_statement(node: ast.stmt) -> list[ir.Stmt]:
             return [ir.Return(None if value is None else build_expr(value), loc)]
         case ast.Raise(exc, cause):
             return [ir.Raise(_optional(exc), _optional(cause), loc)]
-    return [ir.Opaque(copy.deepcopy(node), _opaque_reason(node, _OPAQUE_STATEMENTS), loc)]
+    return [ir.Opaque(copy_tree(node), _opaque_reason(node, _OPAQUE_STATEMENTS), loc)]
 
 
 def _optional(node: ast.expr | None) -> ir.Expr | None:
@@ -772,7 +772,7 @@ def build_expr(node: ast.expr) -> ir.Expr:
             return ir.Build(kind, tuple(map(build_expr, elts)))
         case ast.Dict(keys, values):
             return ir.DictDisplay(tuple(map(_optional, keys)), tuple(map(build_expr, values)))
-    return ir.OpaqueExpr(copy.deepcopy(node), _opaque_reason(node, _OPAQUE_EXPRESSIONS))
+    return ir.OpaqueExpr(copy_tree(node), _opaque_reason(node, _OPAQUE_EXPRESSIONS))
 
 
 def namespace_of(func: types.FunctionType) -> ir.Namespace:
@@ -801,8 +801,8 @@ def _built_function(source: FunctionSource, namespace: ir.Namespace | None) -> i
     node = mangle_names(source.node, source.private_class, source.deferred_annotations)
     function = ir.Function(
         name=node.name,
-        params=copy.deepcopy(node.args),
-        returns=copy.deepcopy(node.returns),
+        params=copy_tree(node.args),
+        returns=None if node.returns is None else copy_tree(node.returns),
         body=build_body(node.body),
         filename=source.filename,
         loc=_loc(node),

@@ -21,6 +21,7 @@ from .ops import binary_methods
 from .rewrite import (
     expr_children,
     header_expression,
+    nested_bodies,
     statement_expressions,
     walk_expr,
     walk_statements,
@@ -147,21 +148,43 @@ def _contents(function: ir.Function) -> _Contents:
 
 
 def _find_contents(function: ir.Function) -> _Contents:
-    kinds: set[type] = set()
+    return _joined([_statement_contents(stmt) for stmt in function.body])
+
+
+def _joined(parts: list[_Contents]) -> _Contents:
+    if len(parts) == 1:
+        return parts[0]
+    return _Contents(frozenset().union(*(part.kinds for part in parts)),
+                     frozenset().union(*(part.names for part in parts)),
+                     tuple(node for part in parts for node in part.opaque))
+
+
+# each statement's contents (nested bodies included), by its id, the statement held beside:
+# a new version of a function mostly holds the statements of the one before (emptied when full)
+_contents_by_statement: dict[int, tuple[ir.Stmt, _Contents]] = {}
+
+
+def _statement_contents(stmt: ir.Stmt) -> _Contents:
+    entry = _contents_by_statement.get(id(stmt))
+    if entry is not None and entry[0] is stmt:
+        return entry[1]
+    kinds: set[type] = {type(stmt)}
     names: set[str] = set()
-    opaque: list[ast.AST] = []
-    for stmt in walk_statements(function.body):
-        kinds.add(type(stmt))
-        if isinstance(stmt, ir.Opaque):
-            opaque.append(stmt.node)
-        for expr in statement_expressions(stmt):
-            for node in walk_expr(expr):
-                kinds.add(type(node))
-                if isinstance(node, ir.Name):
-                    names.add(node.id)
-                elif isinstance(node, ir.OpaqueExpr):
-                    opaque.append(node.node)
-    return _Contents(frozenset(kinds), frozenset(names), tuple(opaque))
+    opaque: list[ast.AST] = [stmt.node] if isinstance(stmt, ir.Opaque) else []
+    for expr in statement_expressions(stmt):
+        for node in walk_expr(expr):
+            kinds.add(type(node))
+            if isinstance(node, ir.Name):
+                names.add(node.id)
+            elif isinstance(node, ir.OpaqueExpr):
+                opaque.append(node.node)
+    own = _Contents(frozenset(kinds), frozenset(names), tuple(opaque))
+    found = _joined([own, *(_statement_contents(inner) for body in nested_bodies(stmt)
+                            for inner in body)])
+    if len(_contents_by_statement) >= _PER_STATEMENT_ENTRIES:
+        _contents_by_statement.clear()
+    _contents_by_statement[id(stmt)] = (stmt, found)
+    return found
 
 
 # what passes ask of single statements again and again (which names one binds, which it

@@ -7,6 +7,7 @@ the pipeline's fixed-point test (an identity check) honest.
 from __future__ import annotations
 
 import dataclasses
+import operator
 from typing import Any, Callable, Iterator
 
 from .. import ir
@@ -69,7 +70,7 @@ def walk_expr(expr: ir.Expr) -> Iterator[ir.Expr]:
 
 
 def _same(old: tuple[object, ...], new: tuple[object, ...]) -> bool:
-    return len(old) == len(new) and all(a is b for a, b in zip(old, new))
+    return len(old) == len(new) and all(map(operator.is_, old, new))
 
 
 def unchanged_or_new(old: tuple[ir.Stmt, ...], new: list[ir.Stmt] | tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
@@ -80,59 +81,103 @@ def unchanged_or_new(old: tuple[ir.Stmt, ...], new: list[ir.Stmt] | tuple[ir.Stm
 
 def map_expr(expr: ir.Expr, fn: ExprMap) -> ir.Expr:
     """Rebuild `expr` bottom-up, applying `fn` to every node after its children."""
-    def sub(child: ir.Expr | None) -> ir.Expr | None:
-        return None if child is None else map_expr(child, fn)
+    rebuild = _REBUILD.get(type(expr))  # none for leaves: names, constants, opaque parts
+    return fn(expr if rebuild is None else rebuild(expr, fn))
 
-    def subs(children: tuple[ir.Expr, ...]) -> tuple[ir.Expr, ...]:
-        mapped = tuple(map_expr(child, fn) for child in children)
-        return children if _same(children, mapped) else mapped
 
-    rebuilt: ir.Expr = expr
-    match expr:
-        case ir.Op(op, args):
-            if (new := subs(args)) is not args:
-                rebuilt = ir.Op(op, new)
-        case ir.Compare(ops, operands):
-            if (new := subs(operands)) is not operands:
-                rebuilt = ir.Compare(ops, new)
-        case ir.BoolOp(op, values):
-            if (new := subs(values)) is not values:
-                rebuilt = ir.BoolOp(op, new)
-        case ir.IfExp(test, body, orelse):
-            triple = (test, body, orelse)
-            if (parts := subs(triple)) is not triple:
-                rebuilt = ir.IfExp(*parts)
-        case ir.Call(func, args, keywords):
-            new_func = map_expr(func, fn)
-            new_args = subs(args)
-            values = tuple(kw.value for kw in keywords)
-            new_values = subs(values)
-            if new_func is not func or new_args is not args or new_values is not values:
-                rebuilt = ir.Call(new_func, new_args, tuple(
-                    ir.Keyword(kw.name, value) for kw, value in zip(keywords, new_values)))
-        case ir.Attribute(value, attr):
-            if (new_value := map_expr(value, fn)) is not value:
-                rebuilt = ir.Attribute(new_value, attr)
-        case ir.Subscript(value, index):
-            new_value, new_index = map_expr(value, fn), map_expr(index, fn)
-            if new_value is not value or new_index is not index:
-                rebuilt = ir.Subscript(new_value, new_index)
-        case ir.Slice(lower, upper, step):
-            bounds = (sub(lower), sub(upper), sub(step))
-            if not _same((lower, upper, step), bounds):
-                rebuilt = ir.Slice(*bounds)
-        case ir.Starred(value):
-            if (new_value := map_expr(value, fn)) is not value:
-                rebuilt = ir.Starred(new_value)
-        case ir.Build(kind, elts):
-            if (new := subs(elts)) is not elts:
-                rebuilt = ir.Build(kind, new)
-        case ir.DictDisplay(keys, values):
-            new_keys = tuple(sub(key) for key in keys)
-            new_values = subs(values)
-            if not _same(keys, new_keys) or new_values is not values:
-                rebuilt = ir.DictDisplay(new_keys, new_values)
-    return fn(rebuilt)
+def _mapped(children: tuple[ir.Expr, ...], fn: ExprMap) -> tuple[ir.Expr, ...]:
+    """`children` mapped; the very tuple if every child came back the same."""
+    mapped = tuple([map_expr(child, fn) for child in children])
+    return children if _same(children, mapped) else mapped
+
+
+def _mapped_optional(child: ir.Expr | None, fn: ExprMap) -> ir.Expr | None:
+    return None if child is None else map_expr(child, fn)
+
+
+def _rebuild_op(expr: ir.Op, fn: ExprMap) -> ir.Expr:
+    new = _mapped(expr.args, fn)
+    return expr if new is expr.args else ir.Op(expr.op, new)
+
+
+def _rebuild_compare(expr: ir.Compare, fn: ExprMap) -> ir.Expr:
+    new = _mapped(expr.operands, fn)
+    return expr if new is expr.operands else ir.Compare(expr.ops, new)
+
+
+def _rebuild_boolop(expr: ir.BoolOp, fn: ExprMap) -> ir.Expr:
+    new = _mapped(expr.values, fn)
+    return expr if new is expr.values else ir.BoolOp(expr.op, new)
+
+
+def _rebuild_ifexp(expr: ir.IfExp, fn: ExprMap) -> ir.Expr:
+    triple = (expr.test, expr.body, expr.orelse)
+    parts = _mapped(triple, fn)
+    return expr if parts is triple else ir.IfExp(*parts)
+
+
+def _rebuild_call(expr: ir.Call, fn: ExprMap) -> ir.Expr:
+    func, args, keywords = expr.func, expr.args, expr.keywords
+    new_func = map_expr(func, fn)
+    new_args = _mapped(args, fn)
+    values = tuple(kw.value for kw in keywords)
+    new_values = _mapped(values, fn)
+    if new_func is func and new_args is args and new_values is values:
+        return expr
+    return ir.Call(new_func, new_args, tuple(ir.Keyword(kw.name, value)
+                                             for kw, value in zip(keywords, new_values)))
+
+
+def _rebuild_attribute(expr: ir.Attribute, fn: ExprMap) -> ir.Expr:
+    new_value = map_expr(expr.value, fn)
+    return expr if new_value is expr.value else ir.Attribute(new_value, expr.attr)
+
+
+def _rebuild_subscript(expr: ir.Subscript, fn: ExprMap) -> ir.Expr:
+    new_value, new_index = map_expr(expr.value, fn), map_expr(expr.index, fn)
+    if new_value is expr.value and new_index is expr.index:
+        return expr
+    return ir.Subscript(new_value, new_index)
+
+
+def _rebuild_slice(expr: ir.Slice, fn: ExprMap) -> ir.Expr:
+    bounds = (expr.lower, expr.upper, expr.step)
+    new = tuple(_mapped_optional(bound, fn) for bound in bounds)
+    return expr if _same(bounds, new) else ir.Slice(*new)
+
+
+def _rebuild_starred(expr: ir.Starred, fn: ExprMap) -> ir.Expr:
+    new_value = map_expr(expr.value, fn)
+    return expr if new_value is expr.value else ir.Starred(new_value)
+
+
+def _rebuild_build(expr: ir.Build, fn: ExprMap) -> ir.Expr:
+    new = _mapped(expr.elts, fn)
+    return expr if new is expr.elts else ir.Build(expr.kind, new)
+
+
+def _rebuild_dict(expr: ir.DictDisplay, fn: ExprMap) -> ir.Expr:
+    new_keys = tuple(_mapped_optional(key, fn) for key in expr.keys)
+    new_values = _mapped(expr.values, fn)
+    if _same(expr.keys, new_keys) and new_values is expr.values:
+        return expr
+    return ir.DictDisplay(new_keys, new_values)
+
+
+# each compound expression class's rebuild (a table, as `_CHILDREN`: most nodes are leaves)
+_REBUILD: dict[type, Callable[[Any, ExprMap], ir.Expr]] = {
+    ir.Op: _rebuild_op,
+    ir.Compare: _rebuild_compare,
+    ir.BoolOp: _rebuild_boolop,
+    ir.IfExp: _rebuild_ifexp,
+    ir.Call: _rebuild_call,
+    ir.Attribute: _rebuild_attribute,
+    ir.Subscript: _rebuild_subscript,
+    ir.Slice: _rebuild_slice,
+    ir.Starred: _rebuild_starred,
+    ir.Build: _rebuild_build,
+    ir.DictDisplay: _rebuild_dict,
+}
 
 
 def map_target(target: ir.Expr, fn: ExprMap) -> ir.Expr:
@@ -221,9 +266,12 @@ def map_statement_expressions(stmt: ir.Stmt, fn: ExprMap) -> ir.Stmt:
     return stmt
 
 
+_COMPOUND = (ir.If, ir.While, ir.For)
+
+
 def nested_bodies(stmt: ir.Stmt) -> tuple[tuple[ir.Stmt, ...], ...]:
     """The bodies of an if or a loop (`body`, `orelse`); none for other statements."""
-    if isinstance(stmt, (ir.If, ir.While, ir.For)):
+    if isinstance(stmt, _COMPOUND):
         return (stmt.body, stmt.orelse)
     return ()
 
@@ -241,11 +289,18 @@ def with_bodies(stmt: ir.Stmt, body: tuple[ir.Stmt, ...], orelse: tuple[ir.Stmt,
 
 
 def walk_statements(body: tuple[ir.Stmt, ...]) -> Iterator[ir.Stmt]:
-    """Every statement in `body`, nested bodies included, in source order."""
-    for stmt in body:
-        yield stmt
-        for nested in nested_bodies(stmt):
-            yield from walk_statements(nested)
+    """Every statement in `body`, nested bodies included, in source order (walked with a
+    stack of its own, as `walk_expr` is: nested generators cost each statement as many steps
+    as it is deep)."""
+    pending = [iter(body)]
+    while pending:
+        for stmt in pending[-1]:
+            yield stmt
+            if isinstance(stmt, _COMPOUND):
+                pending += (iter(stmt.orelse), iter(stmt.body))  # the body first
+                break
+        else:
+            pending.pop()
 
 
 def map_statements(body: tuple[ir.Stmt, ...], fn: Callable[[ir.Stmt], ir.Stmt]) -> tuple[ir.Stmt, ...]:
