@@ -90,18 +90,6 @@ def test_located_leaves_the_subtree_it_is_told_is_located() -> None:
 
 
 @pytest.mark.parametrize("path", SAMPLE, ids=lambda path: path.name)
-def test_copied_is_the_copy_deepcopy_makes(path: pathlib.Path) -> None:
-    tree = ast.parse(path.read_text())
-    tree.body[0].symcompile_line = 7  # (a mark codegen sets, copied along)
-    twin = trees.copied(tree)
-    assert ast.dump(twin, include_attributes=True) == \
-        ast.dump(copy.deepcopy(tree), include_attributes=True)
-    assert twin.body[0].symcompile_line == 7
-    originals = {id(node) for node in ast.walk(tree) if node.__dict__}
-    assert not any(id(node) in originals for node in ast.walk(twin))
-
-
-@pytest.mark.parametrize("path", SAMPLE, ids=lambda path: path.name)
 def test_walk_meets_the_nodes_ast_walk_meets(path: pathlib.Path) -> None:
     tree = ast.parse(path.read_text())
     walked = list(trees.walk(tree))

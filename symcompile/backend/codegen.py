@@ -29,8 +29,9 @@ from ..analysis.attributes import static_attribute
 from ..analysis.clean_statements import kept_rechecks
 from ..ir.names import bound_names, read_counts
 from ..ir.ops import OPS
+from ..ir.syntax_trees import copy_tree
 from ..ir.verify import IRError
-from .trees import copied, located, same_tree, statement_blocks
+from .trees import located, same_tree, statement_blocks
 
 with warnings.catch_warnings():
     # astor 0.8.1 uses AST classes deprecated since Python 3.12; that is our business, not the user's
@@ -371,7 +372,7 @@ class _Generator:
                 return ast.Dict([self.optional(key) for key in keys],
                                 [self.expr(value) for value in values])
             case ir.OpaqueExpr(node):
-                return copied(node)
+                return copy_tree(node)
         raise IRError(f"cannot generate code for {expr!r}")
 
     def target(self, expr: ir.Expr) -> ast.expr:
@@ -431,7 +432,7 @@ class _Generator:
                 return ast.Expr(self.expr(value))
             case ir.Opaque(node):
                 self.opaque = True
-                return copied(node)
+                return copy_tree(node)
         raise IRError(f"cannot generate code for {stmt!r}")
 
 
@@ -536,10 +537,10 @@ def function_to_ast(function: ir.Function, recompile: Callable[..., object] | No
         body[start:start] = _lifted_declarations(body)  # before anything the guards read
     node = ast.FunctionDef(
         name=function.name,
-        args=copied(function.params),
+        args=copy_tree(function.params),
         body=body,
         decorator_list=[],
-        returns=None if function.returns is None else copied(function.returns),
+        returns=None if function.returns is None else copy_tree(function.returns),
         type_comment=None,
     )
     if "type_params" in ast.FunctionDef._fields:  # Python 3.12 added type parameters to defs

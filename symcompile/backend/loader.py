@@ -25,7 +25,6 @@ can leave the call path's frames out of a traceback (`tidy`: see `callpath.tidie
 from __future__ import annotations
 
 import ast
-import copy
 import itertools
 import linecache
 import os
@@ -36,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Sequence
 
 from ..frontend.syntax import FUTURE_FLAGS, private_class_name, with_type_params
+from ..ir.syntax_trees import copy_tree
 from .trees import located, statement_blocks, walk
 from .codegen import forwarding_call
 
@@ -315,7 +315,7 @@ def _forwarding_template(params: ast.arguments, scope: Scope, name: str, tidied:
     body: list[ast.stmt] = [forwarding_call(params, ast.Constant(_TARGET_MARKER))]
     if tidied:
         body = [ast.Try(body, [_tidying_handler(params, set(), _TIDY_MARKER, _BASE_MARKER)], [], [])]
-    node = with_type_params(ast.FunctionDef(name, copy.deepcopy(params), body, [], None, None,
+    node = with_type_params(ast.FunctionDef(name, copy_tree(params), body, [], None, None,
                                             lineno=1, col_offset=0))
     located(node)
     at_user_lines(node, (), 1)  # no columns: the line traceback shows is FORWARDING_LINE

@@ -1,16 +1,17 @@
-"""Two walks over Python syntax trees that the back end runs on every compilation, written as
-loops: the standard library's `ast.fix_missing_locations` and `ast.dump` recurse through nested
-functions, and each call leaves a reference cycle (function → cell → function) that holds its
-tree until the cyclic garbage collector runs.
+"""The walks over Python syntax trees that the back end runs on every compilation, written as
+loops: the standard library's `ast.fix_missing_locations`, `ast.dump` and `ast.walk` recurse
+through nested functions or build a generator per node, and the first two leave a reference
+cycle (function → cell → function) per call that holds its tree until the cyclic garbage
+collector runs.
 
 Used by codegen (is the rendered text the tree it was rendered from? where are the `global`
-declarations?) and the loader (the wrappers it builds around the generated def).
+declarations?) and the loader (the wrappers it builds around the generated def, the lines it
+moves every node to).
 """
 
 from __future__ import annotations
 
 import ast
-import copy
 from typing import Iterator, TypeVar
 
 Node = TypeVar("Node", bound=ast.AST)
@@ -141,46 +142,6 @@ def walk(node: ast.AST) -> Iterator[ast.AST]:
                 pending.append(value)
             elif type(value) is list:
                 pending += [item for item in value if isinstance(item, ast.AST)]
-
-
-def copied(node: Node) -> Node:
-    """A deep copy of the tree `node`, its positions and marks included (what `copy.deepcopy`
-    makes, several times faster: no memo, no reduction protocol). A node without fields or
-    attributes (`ast.Load()`, `ast.Add()`) is shared, as the parser shares them.
-
-    >>> tree = ast.parse("x = [a, 1]")
-    >>> twin = copied(tree)
-    >>> ast.dump(twin) == ast.dump(tree) and twin.body[0].value is not tree.body[0].value
-    True
-    """
-    root = _shell(node)
-    pending: list[tuple[ast.AST, ast.AST]] = [(node, root)]
-    while pending:
-        original, clone = pending.pop()
-        clone.__dict__.update({name: _copied_value(value, pending)
-                               for name, value in original.__dict__.items()})
-    return root
-
-
-_ATOMS = frozenset({str, int, float, bool, type(None)})
-
-
-def _copied_value(value: object, pending: list[tuple[ast.AST, ast.AST]]) -> object:
-    if type(value) in _ATOMS:
-        return value
-    if isinstance(value, ast.AST):
-        if not value.__dict__:
-            return value
-        clone = _shell(value)
-        pending.append((value, clone))
-        return clone
-    if type(value) is list:
-        return [_copied_value(item, pending) for item in value]
-    return copy.deepcopy(value)
-
-
-def _shell(node: Node) -> Node:
-    return type(node).__new__(type(node))
 
 
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
