@@ -249,6 +249,28 @@ def test_never_stuck_the_collector_stays_paused_through_code_generation_and_load
     assert seen == [("render", False), ("load", False)] and gc.isenabled()
 
 
+def test_never_slower_the_generated_text_is_parsed_once(
+        make_module: Loader, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Code generation parses the text it rendered (to check it is the tree) and hands that
+    tree to the loader, which parsed the same text again; with comments too (they change no
+    line: the commented text is parsed once, to check the comments changed nothing else)."""
+    parse = ast.parse
+    texts: list[str] = []
+
+    def parsing(source: object, *args: object, **kwargs: object) -> object:
+        if isinstance(source, str):
+            texts.append(source)
+        return parse(source, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(ast, "parse", parsing)
+    module = make_module(FANCY)
+    for comments in (False, True):
+        compiled = sc.symbolic(module.fancy_func, comments=comments)  # (reads the user's def)
+        texts.clear()
+        assert compiled(1, 2, 3, 4) == 10
+        assert sum(text.startswith("def fancy_func") for text in texts) == 1 + comments
+
+
 def _recorded(monkeypatch: pytest.MonkeyPatch, module: object, name: str,
               ) -> list[tuple[object, object]]:
     """Calls of `module.name` from now on: each call's first argument and its result."""

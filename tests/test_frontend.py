@@ -173,3 +173,61 @@ def test_future_annotations_module(make_module):
     """)
     assert module.f(4) == 8
     assert module.f.__annotations__ == {"x": "NotDefinedAnywhere", "return": "AlsoUndefined"}
+
+
+_SOURCE_SHAPES = {
+    "plain": "def f(x):\n    return x + 1\n",
+    "one line, code after": "def f(x): return x + 1\ny = 2\n",
+    "decorators": "def keep(h):\n    return h\n@keep\n@keep\ndef f(x):\n    return x\n",
+    "decorator over lines": "def deco(*a):\n    return lambda h: h\n@deco(\n    1,\n)\ndef f(x):\n    return x\n",
+    "header over lines": "def f(x,\ny=1):\n    return x + y\n",
+    "string at column 0": 'def f(x):\n    s = """a\nb"""\n    return x + len(s)\n',
+    "brackets at column 0": "def f(x):\n    v = [x,\n1]\n    return v[0]\n",
+    "comments after": "def f(x):\n    return x  # one\n  # two\n# three\nz = 1\n",
+    "method": "class A:\n    def m(self, x):\n        return x\n\n    other = 1\nf = A.m\n",
+    "nested": "def outer():\n    def f(x):\n        return x\n    return f\nf = outer()\n",
+    "tabs": "def f(x):\n\tif x:\n\t\treturn x\n\treturn 0\n",
+    "wrapped": "import functools\ndef g(x):\n    return x\n@functools.wraps(g)\ndef f(x):\n    return g(x)\n",
+    "lambda": "f = lambda x: x + 1\n",
+}
+
+
+@pytest.mark.parametrize("shape", sorted(_SOURCE_SHAPES))
+def test_never_wrong_the_source_read_by_indentation_is_inspects(make_module, shape: str) -> None:
+    """`read_function_source` finds the lines of a def by indentation (inspect tokenizes them,
+    a few times slower), leaving every doubtful shape to inspect: it reads the def inspect
+    reads, at the same lines and columns, or fails with the same message."""
+    func = make_module(_SOURCE_SHAPES[shape]).f
+
+    def read(reader) -> str:
+        try:
+            source = reader(func)
+        except sc.SymbolicError as error:
+            return str(error)
+        return ast.dump(source.node, include_attributes=True) + repr(source.checked)
+
+    def by_inspect(func) -> frontend.FunctionSource:
+        try:
+            lines, first = inspect.getsourcelines(func)
+        except OSError as exc:
+            raise frontend._no_source_error(func, str(exc)) from None
+        return frontend._source_in(func, lines, first)
+
+    assert read(frontend.read_function_source) == read(by_inspect)
+    assert read(frontend.read_function_source).startswith("FunctionDef(") or shape == "wrapped"
+
+
+@pytest.mark.parametrize(("body", "named"), [
+    ("return vars(), sys._getframe().f_locals", "vars()"),
+    ("return sys._getframe().f_locals, vars()", ".f_locals"),
+    ("line = sys._getframe().f_lineno\n    return sorted(locals()), line", "locals()"),
+    ("return sys._getframe().f_lineno", None),
+    ("return x + 1", None),
+])
+def test_always_explainable_the_frame_reader_named_is_the_first(make_module, body: str,
+                                                                named: str | None) -> None:
+    """`frame_reader` first looks for any frame read in one quick walk, then names the first
+    one in `ast.walk`'s order, as before (the note says which)."""
+    module = make_module(f"import sys\n\ndef f(x):\n    {body}\n")
+    reader = frontend.frame_reader(frontend.read_function_source(module.f).node, module.f)
+    assert reader == named

@@ -83,3 +83,18 @@ def test_bound_objects_get_cells_of_their_own():
     assert generated(1) == (1, marker)
     assert generated.__code__.co_freevars == ("thing",)
     assert "thing" not in original.__globals__
+
+
+def test_a_parsed_text_handed_over_is_compiled_once_and_never_wrong_after():
+    """Code generation hands the loader the text it parsed; the loader edits that tree to
+    compile it, so a second load of the same tree parses the text again (same function)."""
+    def original(x):
+        return x
+
+    scope = loader.Scope.of(original)
+    text = "def original(x):\n    y = x * 2\n    return y + 1\n"
+    parsed = ast.parse(text)
+    first, _ = loader.load(text, scope, parsed=parsed)
+    second, _ = loader.load(text, scope, parsed=parsed)
+    assert first(3) == second(3) == 7
+    assert first.__code__.co_code == second.__code__.co_code

@@ -87,3 +87,11 @@ def test_located_leaves_the_subtree_it_is_told_is_located() -> None:
     assert outer.body[0].lineno == 1 and not hasattr(inner, "lineno")
     trees.located(outer)
     assert inner.lineno == 1 and inner.value.col_offset == 0
+
+
+@pytest.mark.parametrize("path", SAMPLE, ids=lambda path: path.name)
+def test_walk_meets_the_nodes_ast_walk_meets(path: pathlib.Path) -> None:
+    tree = ast.parse(path.read_text())
+    walked = list(trees.walk(tree))
+    assert walked[0] is tree
+    assert sorted(map(id, walked)) == sorted(map(id, ast.walk(tree)))

@@ -10,7 +10,6 @@ so what the user reads is exactly what runs. Output is deterministic and keeps t
 from __future__ import annotations
 
 import ast
-import copy
 import functools
 import io
 import keyword
@@ -18,6 +17,7 @@ import math
 import numbers
 import tokenize
 import warnings
+import dataclasses
 from dataclasses import dataclass
 from types import EllipsisType, ModuleType
 from typing import Callable, TypeVar
@@ -29,6 +29,7 @@ from ..analysis.attributes import static_attribute
 from ..analysis.clean_statements import kept_rechecks
 from ..ir.names import bound_names, read_counts
 from ..ir.ops import OPS
+from ..ir.syntax_trees import copy_tree
 from ..ir.verify import IRError
 from .trees import located, same_tree, statement_blocks
 
@@ -149,6 +150,7 @@ class _Generator:
         self.held: ast.Name | None = None  # the recheck's result, in the `if` being built
         # loops whose recheck holds until a turn runs unseen code (see `kept_rechecks`)
         self.kept = kept or {}
+        self.opaque = False  # whether an opaque statement was copied (what may declare names)
 
     def bind(self, value: object, base: str | None = None) -> ast.Name:
         """A reference to `value`, bound in the generated function's own scope."""
@@ -370,7 +372,7 @@ class _Generator:
                 return ast.Dict([self.optional(key) for key in keys],
                                 [self.expr(value) for value in values])
             case ir.OpaqueExpr(node):
-                return copy.deepcopy(node)
+                return copy_tree(node)
         raise IRError(f"cannot generate code for {expr!r}")
 
     def target(self, expr: ir.Expr) -> ast.expr:
@@ -429,7 +431,8 @@ class _Generator:
             case ir.ExprStmt(value):
                 return ast.Expr(self.expr(value))
             case ir.Opaque(node):
-                return copy.deepcopy(node)
+                self.opaque = True
+                return copy_tree(node)
         raise IRError(f"cannot generate code for {stmt!r}")
 
 
@@ -530,13 +533,14 @@ def function_to_ast(function: ir.Function, recompile: Callable[..., object] | No
         body.insert(start, generator.type_guard(function.params, typed, type_miss))
     if recompile is not None and checked:
         body[start:start] = generator.guard(function.params, checked, recompile)
-    body[start:start] = _lifted_declarations(body)  # before anything the guards read
+    if generator.opaque:  # (only an opaque statement declares a global or nonlocal name)
+        body[start:start] = _lifted_declarations(body)  # before anything the guards read
     node = ast.FunctionDef(
         name=function.name,
-        args=copy.deepcopy(function.params),
+        args=copy_tree(function.params),
         body=body,
         decorator_list=[],
-        returns=copy.deepcopy(function.returns),
+        returns=None if function.returns is None else copy_tree(function.returns),
         type_comment=None,
     )
     if "type_params" in ast.FunctionDef._fields:  # Python 3.12 added type parameters to defs
@@ -598,9 +602,13 @@ def render(node: ast.stmt) -> str:
 
 
 def _rendered(node: ast.stmt) -> tuple[str, ast.Module]:
-    """`render(node)` and the text parsed (its one statement: `node` again)."""
-    module = located(ast.Module([node], type_ignores=[]))
+    """`render(node)` and the text parsed (its one statement: `node` again). The nodes get
+    the positions they lack only for `ast.unparse`, which reads statements' lines (astor and
+    the comparison read none)."""
+    module = ast.Module([node], type_ignores=[])
     for renderer in _renderers():
+        if renderer is ast.unparse:
+            located(module)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             try:
@@ -623,6 +631,9 @@ class Generated:
     bindings: dict[str, object]
     # for each line of `source`, the line of the user's file its code runs as (`user_lines`)
     lines: tuple[int, ...] = ()
+    # the source (comments aside: at the same lines) parsed, for the loader, which edits it:
+    # a Generated is loaded once
+    parsed: ast.Module | None = dataclasses.field(default=None, compare=False, repr=False)
 
 
 def render_function(function: ir.Function, recompile: Callable[..., object] | None = None,
@@ -639,7 +650,8 @@ def render_function(function: ir.Function, recompile: Callable[..., object] | No
     node = spell_names(node) if spell_names is not None else node
     rendered = Rendering(node, *_rendered(node))
     lines = user_lines(node, rendered.text, function.loc.line, rendered.parsed)
-    return Generated(rendered.commented(comments) if comments else rendered.text, bindings, lines)
+    return Generated(rendered.commented(comments) if comments else rendered.text, bindings, lines,
+                     rendered.parsed)
 
 
 @dataclass(frozen=True)
@@ -708,13 +720,22 @@ def user_lines(node: ast.FunctionDef, text: str, def_line: int,
         original, rendered, line, own = stack.pop()
         if isinstance(original, (ast.stmt, ast.excepthandler)) \
                 and isinstance(rendered, (ast.stmt, ast.excepthandler)):
-            line = getattr(original, LINE, 0) or (original.lineno if own else line)
+            # (a statement inside an opaque one that lacks a line is at its parent's)
+            line = getattr(original, LINE, 0) or (getattr(original, "lineno", line) if own
+                                                  else line)
             own = own or getattr(original, OWN_LINES, False)
             for index in _span(rendered):
                 lines[index] = line
-        stack.extend((child, rendered_child, line, own) for child, rendered_child
-                     in zip(ast.iter_child_nodes(original), ast.iter_child_nodes(rendered)))
+        for part in _BLOCKS:  # (only statements have lines to give: no expression holds one)
+            inner, rendered_inner = getattr(original, part, None), getattr(rendered, part, None)
+            if type(inner) is list and type(rendered_inner) is list:
+                stack += [(child, rendered_child, line, own) for child, rendered_child
+                          in zip(inner, rendered_inner)]
     return tuple(lines)
+
+
+# the fields that hold statements, handlers or match cases
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
 def _parses_to(text: str, tree: ast.Module) -> bool:

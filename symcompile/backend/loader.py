@@ -25,7 +25,6 @@ can leave the call path's frames out of a traceback (`tidy`: see `callpath.tidie
 from __future__ import annotations
 
 import ast
-import copy
 import itertools
 import linecache
 import os
@@ -33,10 +32,11 @@ import re
 import types
 import warnings
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from ..frontend.syntax import FUTURE_FLAGS, private_class_name, with_type_params
-from .trees import located, statement_blocks
+from ..ir.syntax_trees import copy_tree
+from .trees import located, statement_blocks, walk
 from .codegen import forwarding_call
 
 FACTORY_NAME = "_symcompile_factory"
@@ -196,23 +196,28 @@ def at_user_lines(node: ast.FunctionDef, lines: Sequence[int], first_line: int) 
     (`lines[i - 1]` for text line i; the def's first line past the end of `lines`), the def
     itself to `first_line`. Columns become unknown (-1): they were the generated text's, and
     a traceback would underline the wrong part of the user's line with them."""
-    for part in ast.walk(node):
-        if not isinstance(part, _LOCATED) or getattr(part, "lineno", None) is None:
-            continue
-        line = lines[part.lineno - 1] if part.lineno <= len(lines) else first_line
-        part.lineno = part.end_lineno = line or first_line
-        part.col_offset = part.end_col_offset = -1
+    count = len(lines)
+    for part in walk(node):
+        if isinstance(part, _LOCATED) and (number := getattr(part, "lineno", None)) is not None:
+            line = lines[number - 1] if number <= count else first_line
+            part.lineno = part.end_lineno = line or first_line
+            part.col_offset = part.end_col_offset = -1
     node.lineno = node.end_lineno = first_line
 
+
+_EDITED = "symcompile_loaded"  # set on a parsed text the loader has edited to compile it
 
 Tidy = Callable[[types.TracebackType | None], types.TracebackType | None]
 
 
 def load(text: str, scope: Scope, lines: Sequence[int] = (), tidy: Tidy | None = None,
-         forwarders: Sequence[object] = ()) -> tuple[types.FunctionType, str]:
+         forwarders: Sequence[object] = (), parsed: ast.Module | None = None,
+         ) -> tuple[types.FunctionType, str]:
     """The function defined by the generated `text`, and the linecache filename the text is
     registered under. Its code is code of the user's file (`scope.filename`), at the lines
-    `lines` says each line of `text` runs as (see `at_user_lines`).
+    `lines` says each line of `text` runs as (see `at_user_lines`). `parsed`: `text` parsed,
+    where that is at hand (code generation parsed it to check it), edited here (so not used
+    again: a tree already loaded is parsed again).
 
     With `tidy`, a call passed on to one of the `forwarders` (the objects a failed check on
     entry calls: `return recompile(a, b)`) is tidied as forwarding code is: an exception
@@ -220,7 +225,10 @@ def load(text: str, scope: Scope, lines: Sequence[int] = (), tidy: Tidy | None =
     function's, raised again without adding that frame (the text stays as shown; the `try`
     costs nothing while nothing is raised)."""
     filename = register_source(text, scope)
-    node = ast.parse(text, filename).body[0]
+    if parsed is None or getattr(parsed, _EDITED, False):  # (a tree is compiled once)
+        parsed = ast.parse(text, filename)
+    setattr(parsed, _EDITED, True)
+    node = parsed.body[0]
     if not isinstance(node, ast.FunctionDef):
         raise TypeError("generated source must hold a single def")
     at_user_lines(node, lines, scope.first_line)
@@ -235,15 +243,16 @@ def _tidy_forwarded(node: ast.FunctionDef, text: str, names: set[str], tidy: Tid
                     ) -> dict[str, object]:
     """Wrap each `return <one of names>(...)` of `node` (parsed from `text`) in `try: ...
     except ...` (see `_tidying_handler`): the objects its constants' markers stand for."""
-    objects = {f"symcompile tidy {id(tidy)}": tidy, "symcompile BaseException": BaseException}
+    markers = f"symcompile tidy {id(tidy)}", "symcompile BaseException"
+    objects = dict(zip(markers, (tidy, BaseException)))
     taken = set(re.findall(r"\bsymcompile_error_*\b", text))  # the handler's name avoids them
-    handler = _tidying_handler(node.args, taken, *objects)
     for block in statement_blocks(node.body):  # statements only: no expression holds a `return`
         for index, stmt in enumerate(block):
             if isinstance(stmt, ast.Return) and isinstance(stmt.value, ast.Call) \
                     and isinstance(stmt.value.func, ast.Name) and stmt.value.func.id in names:
-                block[index] = located(ast.copy_location(
-                    ast.Try([stmt], [copy.deepcopy(handler)], [], []), stmt))
+                # (at the statement's line, no column: as `at_user_lines` left the statement)
+                handler = _tidying_handler(node.args, taken, *markers, line=stmt.lineno)
+                block[index] = ast.copy_location(ast.Try([stmt], [handler], [], []), stmt)
     return objects
 
 
@@ -306,25 +315,30 @@ def _forwarding_template(params: ast.arguments, scope: Scope, name: str, tidied:
     body: list[ast.stmt] = [forwarding_call(params, ast.Constant(_TARGET_MARKER))]
     if tidied:
         body = [ast.Try(body, [_tidying_handler(params, set(), _TIDY_MARKER, _BASE_MARKER)], [], [])]
-    node = with_type_params(ast.FunctionDef(name, copy.deepcopy(params), body, [], None, None,
+    node = with_type_params(ast.FunctionDef(name, copy_tree(params), body, [], None, None,
                                             lineno=1, col_offset=0))
     located(node)
     at_user_lines(node, (), 1)  # no columns: the line traceback shows is FORWARDING_LINE
     return compile_def(node, FORWARDING_FILE, scope)
 
 
-def _tidying_handler(params: ast.arguments, taken: set[str], tidy: str,
-                     base: str) -> ast.ExceptHandler:
+def _tidying_handler(params: ast.arguments, taken: set[str], tidy: str, base: str,
+                     line: int | None = None) -> ast.ExceptHandler:
     """`except BaseException as e: e.__traceback__ = tidy(e.__traceback__); raise` (`e` a name
-    no parameter has, nor any of `taken`; `tidy` and `BaseException` the constants' markers)."""
+    no parameter has, nor any of `taken`; `tidy` and `BaseException` the constants' markers);
+    with `line`, every part of it at that line, without columns."""
     taken = taken | {arg.arg for arg in (*params.posonlyargs, *params.args, *params.kwonlyargs,
                                          params.vararg, params.kwarg) if arg is not None}
     error = next(name for name in (f"symcompile_error{'_' * n}" for n in itertools.count())
                  if name not in taken)
-    traceback = ast.Attribute(ast.Name(error, ast.Load()), "__traceback__", ast.Load())
-    fix = ast.Assign([ast.Attribute(ast.Name(error, ast.Load()), "__traceback__", ast.Store())],
-                     ast.Call(ast.Constant(tidy), [traceback], []))
-    return ast.ExceptHandler(ast.Constant(base), error, [fix, ast.Raise(None, None)])
+    at: dict[str, Any] = {} if line is None else {
+        "lineno": line, "col_offset": -1, "end_lineno": line, "end_col_offset": -1}
+    traceback = ast.Attribute(ast.Name(error, ast.Load(), **at), "__traceback__", ast.Load(), **at)
+    fix = ast.Assign([ast.Attribute(ast.Name(error, ast.Load(), **at), "__traceback__",
+                                    ast.Store(), **at)],
+                     ast.Call(ast.Constant(tidy, **at), [traceback], [], **at), **at)
+    return ast.ExceptHandler(ast.Constant(base, **at), error, [fix, ast.Raise(None, None, **at)],
+                             **at)
 
 
 def _register_forwarding_line() -> None:

@@ -1,10 +1,12 @@
-"""Two walks over Python syntax trees that the back end runs on every compilation, written as
-loops: the standard library's `ast.fix_missing_locations` and `ast.dump` recurse through nested
-functions, and each call leaves a reference cycle (function → cell → function) that holds its
-tree until the cyclic garbage collector runs.
+"""The walks over Python syntax trees that the back end runs on every compilation, written as
+loops: the standard library's `ast.fix_missing_locations`, `ast.dump` and `ast.walk` recurse
+through nested functions or build a generator per node, and the first two leave a reference
+cycle (function → cell → function) per call that holds its tree until the cyclic garbage
+collector runs.
 
 Used by codegen (is the rendered text the tree it was rendered from? where are the `global`
-declarations?) and the loader (the wrappers it builds around the generated def).
+declarations?) and the loader (the wrappers it builds around the generated def, the lines it
+moves every node to).
 """
 
 from __future__ import annotations
@@ -13,10 +15,6 @@ import ast
 from typing import Iterator, TypeVar
 
 Node = TypeVar("Node", bound=ast.AST)
-
-_LOCATIONS = (("lineno", False), ("col_offset", False), ("end_lineno", True),
-              ("end_col_offset", True))
-
 
 def located(node: Node, inside: ast.AST | None = None) -> Node:
     """`node` with the positions it lacks filled in from its parent's (what
@@ -27,26 +25,43 @@ def located(node: Node, inside: ast.AST | None = None) -> Node:
     >>> tree.body.right.lineno, tree.body.right.col_offset
     (1, 0)
     """
-    pending: list[tuple[ast.AST, tuple[int | None, ...]]] = [(node, (1, 0, 1, 0))]
+    pending: list[tuple[ast.AST, object, object, object, object]] = [(node, 1, 0, 1, 0)]
     while pending:
-        current, inherited = pending.pop()
-        own = list(inherited)
-        attributes = current._attributes
-        for index, (name, optional) in enumerate(_LOCATIONS):
-            if name not in attributes:
-                continue
-            value = getattr(current, name, None)
+        current, line, column, end_line, end_column = pending.pop()
+        if current._attributes:  # (the four positions, for every node that has any)
             # `lineno`/`col_offset` count as given once set (to anything); the end positions
             # only when not None
-            given = value is not None if optional else hasattr(current, name)
-            if given:
-                own[index] = value
-            else:
-                setattr(current, name, own[index])
-        children = tuple(own)
-        pending.extend((child, children) for child in ast.iter_child_nodes(current)
-                       if child is not inside)
+            line, column, end_line, end_column = (
+                _given(current, "lineno", line), _given(current, "col_offset", column),
+                _given_end(current, "end_lineno", end_line),
+                _given_end(current, "end_col_offset", end_column))
+        for name in current._fields:
+            value = getattr(current, name, None)
+            if isinstance(value, ast.AST):
+                if value is not inside:
+                    pending.append((value, line, column, end_line, end_column))
+            elif type(value) is list:
+                pending += [(item, line, column, end_line, end_column) for item in value
+                            if isinstance(item, ast.AST) and item is not inside]
     return node
+
+
+def _given(node: ast.AST, name: str, inherited: object) -> object:
+    """`node`'s position `name` if it is set, else `inherited`, set on it."""
+    try:
+        return getattr(node, name)
+    except AttributeError:
+        setattr(node, name, inherited)
+        return inherited
+
+
+def _given_end(node: ast.AST, name: str, inherited: object) -> object:
+    """`node`'s end position `name` unless it is None, else `inherited`, set on it."""
+    value = getattr(node, name, None)
+    if value is None:
+        setattr(node, name, inherited)
+        return inherited
+    return value
 
 
 _ABSENT = object()
@@ -62,31 +77,71 @@ def same_tree(first: ast.AST, second: ast.AST) -> bool:
     >>> same_tree(ast.parse("x = 1"), ast.parse("x = 1.0"))
     False
     """
-    pending: list[tuple[object, object]] = [(first, second)]
+    pending: list[tuple[ast.AST, object]] = [(first, second)]
     while pending:
         left, right = pending.pop()
-        if isinstance(left, ast.AST):
-            if type(left) is not type(right):
-                return False
-            for name in left._fields:
-                pending.append((_field(left, name), _field(right, name)))
-        elif isinstance(left, list):
-            if not isinstance(right, list) or len(left) != len(right):
-                return False
-            pending.extend(zip(left, right))
-        elif left is _ABSENT or right is _ABSENT:
-            if left is not right:
-                return False
-        elif isinstance(right, (ast.AST, list)) or repr(left) != repr(right):
+        kind = type(left)
+        if kind is not type(right):
             return False
+        for name, optional in _FIELDS.get(kind) or _fields_of(kind):
+            value, other = getattr(left, name, _ABSENT), getattr(right, name, _ABSENT)
+            if type(value) is list and value and type(other) is list:
+                if len(value) != len(other):
+                    return False
+                for item, other_item in zip(value, other):
+                    if isinstance(item, ast.AST):
+                        pending.append((item, other_item))
+                    elif not _same_leaf(item, other_item):
+                        return False
+            elif isinstance(value, ast.AST):
+                pending.append((value, other))
+            elif not _same_leaf(_leaf(value, optional), _leaf(other, optional)):
+                return False
     return True
 
 
-def _field(node: ast.AST, name: str) -> object:
-    value = getattr(node, name, _ABSENT)
-    if value is None and getattr(type(node), name, ...) is None or type(value) is list and not value:
-        return _ABSENT
-    return value
+def _leaf(value: object, optional: bool) -> object:
+    """A field's value that is no node: absent if missing, None by default, or an empty list."""
+    return _ABSENT if value is None and optional or type(value) is list and not value else value
+
+
+def _same_leaf(left: object, right: object) -> bool:
+    if type(left) is str and type(right) is str:  # (the same repr exactly when equal)
+        return left == right
+    if left is _ABSENT or right is _ABSENT:
+        return left is right
+    return not isinstance(right, (ast.AST, list)) and repr(left) == repr(right)
+
+
+# for each node class, its fields, each with whether None is its default (`_fields_of`)
+_FIELDS: dict[type[ast.AST], tuple[tuple[str, bool], ...]] = {}
+
+
+def _fields_of(kind: type[ast.AST]) -> tuple[tuple[str, bool], ...]:
+    fields = _FIELDS.get(kind)
+    if fields is None:
+        fields = _FIELDS[kind] = tuple((name, getattr(kind, name, ...) is None)
+                                       for name in kind._fields)
+    return fields
+
+
+def walk(node: ast.AST) -> Iterator[ast.AST]:
+    """Every node of the tree `node`, itself first (the nodes `ast.walk` gives, in another
+    order: depth first, a node before its children; faster).
+
+    >>> [type(part).__name__ for part in walk(ast.parse("x = 1").body[0])]
+    ['Assign', 'Constant', 'Name', 'Store']
+    """
+    pending = [node]
+    while pending:
+        current = pending.pop()
+        yield current
+        for name in current._fields:
+            value = getattr(current, name, None)
+            if isinstance(value, ast.AST):
+                pending.append(value)
+            elif type(value) is list:
+                pending += [item for item in value if isinstance(item, ast.AST)]
 
 
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)

@@ -1,7 +1,7 @@
 """Front end: a Python function's source → Python AST → IR.
 
-First stage of the pipeline. `read_function_source` finds a function's source with
-`inspect.getsource`, parses it (positions stay those of the user's file, so errors point at the
+First stage of the pipeline. `read_function_source` finds a function's source (by its def's
+indentation, or with `inspect.getsource`), parses it (positions stay those of the user's file, so errors point at the
 real line and column), checks that it is the text the function's code was compiled from, and
 removes the decorators. `build_function` turns the `def` into the IR of `symcompile.ir.nodes`, its
 names spelled as the code spells them (private names mangled): structured statements over
@@ -21,6 +21,7 @@ import dataclasses
 import functools
 import inspect
 import linecache
+import re
 import symtable
 import types
 import warnings
@@ -129,11 +130,22 @@ def _read_function_source(func: types.FunctionType) -> FunctionSource:
             f"symcompile compiles Python functions; got {type(func).__name__} {func!r}",
             hint="decorate a function written in Python (def or lambda)",
         )
-    code = func.__code__
+    # (inspect reads the source of the function a `functools.wraps` wrapper names)
+    quick = None if hasattr(func, "__wrapped__") else _def_lines(func.__code__)
+    if quick is not None:
+        with contextlib.suppress(SymbolicError):  # (inspect's reading says why)
+            return _source_in(func, quick, func.__code__.co_firstlineno)
     try:
         lines, first_line = inspect.getsourcelines(func)
     except (OSError, TypeError) as exc:
         raise _no_source_error(func, str(exc)) from None
+    return _source_in(func, lines, first_line)
+
+
+def _source_in(func: types.FunctionType, lines: list[str], first_line: int) -> FunctionSource:
+    """The function's def in `lines`, the lines of its file from `first_line` on that hold
+    it (and maybe more)."""
+    code = func.__code__
     filename = code.co_filename
     file_lines = tuple(linecache.getlines(filename)) or tuple(lines)
     first_line = max(first_line, 1)
@@ -141,10 +153,9 @@ def _read_function_source(func: types.FunctionType) -> FunctionSource:
     # an indented def (a method, a nested function) parses inside `if 1:`; columns stay real
     wrapped = chunk[:1].isspace()
     try:
-        module = ast.parse("if 1:\n" + chunk if wrapped else chunk)
+        module = _parsed_at(("if 1:\n" if wrapped else "") + chunk, first_line - int(wrapped))
     except SyntaxError as exc:
         raise _no_source_error(func, f"its source lines do not parse on their own ({exc.msg})")
-    ast.increment_lineno(module, first_line - 1 - int(wrapped))
     found = _find_def(module, func, (chunk, first_line, filename, file_lines))
     if found is None:
         raise _no_source_error(func, "no single definition in its source lines matches the "
@@ -154,6 +165,61 @@ def _read_function_source(func: types.FunctionType) -> FunctionSource:
     node.decorator_list = []
     deferred = bool(code.co_flags & __future__.annotations.compiler_flag)
     return FunctionSource(node, filename, file_lines, private_class_of(code), deferred, checked)
+
+
+def _parsed_at(text: str, line: int) -> ast.Module:
+    """`text` parsed as if it started at `line` of its file: after as many empty lines (the
+    parser skips them faster than `ast.increment_lineno` moves a def's nodes, up to a few
+    hundred empty lines per line of text)."""
+    padding = line - 1
+    if 0 <= padding <= 400 * text.count("\n"):
+        return ast.parse("\n" * padding + text)
+    return ast.increment_lineno(ast.parse(text), padding)
+
+
+def _def_lines(code: types.CodeType) -> list[str] | None:
+    """The lines of a `.py` file from the code's first line (a decorator's, or the def's) to
+    the end of its def's body, found by indentation alone; what `inspect.getsourcelines`
+    finds tokenizing them (a few times slower), give or take blank and comment lines after
+    the body. None where that could be wrong (a lambda, tabs, a line at the def's
+    indentation inside its header): inspect reads those. Lines cut inside a token or a
+    bracket do not parse: the caller then asks inspect too."""
+    if code.co_name == "<lambda>" or not code.co_filename.endswith(".py"):
+        return None
+    linecache.checkcache(code.co_filename)  # (as inspect does: an edited file is read again)
+    lines = linecache.getlines(code.co_filename)
+    first = code.co_firstlineno - 1
+    indent = _indentation(lines[first]) if 0 <= first < len(lines) else None
+    if indent is None:
+        return None
+    number = first
+    while True:  # the decorators (and lines inside their brackets), then the def's line
+        if number >= len(lines):
+            return None
+        depth, text = _indentation(lines[number]), lines[number].lstrip(" ")
+        if depth == indent and _DEF_LINE.match(text):
+            break
+        if depth is None or depth < indent or depth == indent and not text.startswith("@"):
+            return None
+        number += 1
+    for end in range(number + 1, len(lines)):
+        text = lines[end].lstrip(" ")
+        if text.strip() and not text.startswith("#"):
+            depth = _indentation(lines[end])
+            if depth is None:
+                return None
+            if depth <= indent:
+                return lines[first:end]
+    return lines[first:]
+
+
+_DEF_LINE = re.compile(r"(async\s+)?def\s")
+
+
+def _indentation(line: str) -> int | None:
+    """How many spaces `line` starts with; None if other white space follows them."""
+    text = line.lstrip(" ")
+    return None if text[:1] in ("\t", "\f") else len(line) - len(text)
 
 
 # per (code, source lines read, first line): which of the defs placed there compile to the
@@ -172,12 +238,9 @@ def _find_def(module: ast.Module, func: types.FunctionType,
     Raises a SymbolicError if the text there no longer compiles to the code."""
     code = func.__code__
     chunk, first_line, filename, file_lines = where
-    candidates: list[ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda] = []
-    for node in ast.walk(module):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == code.co_name:
-            candidates.append(node)
-        elif isinstance(node, ast.Lambda) and code.co_name == "<lambda>":
-            candidates.append(node)
+    candidates: list[ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda] = [
+        node for node in ast.walk(module) if isinstance(node, ast.Lambda)
+    ] if code.co_name == "<lambda>" else _defs_named(module, code.co_name)
     placed = [node for node in candidates if _matches_code(node, code)]
     key = (code, chunk, first_line)
     if key not in _same_code:
@@ -194,6 +257,23 @@ def _find_def(module: ast.Module, func: types.FunctionType,
         return None
     node, checked = matching[0]
     return (_lambda_as_def(node) if isinstance(node, ast.Lambda) else node), checked
+
+
+def _defs_named(module: ast.Module, name: str,
+                ) -> list[ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda]:
+    """The defs called `name` in `module`, at any depth: in blocks of statements only (no
+    expression holds a def), so a walk over its expressions is saved."""
+    found: list[ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda] = []
+    pending = [module.body]
+    while pending:
+        for stmt in pending.pop():
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == name:
+                found.append(stmt)
+            pending += [block for part in ("body", "orelse", "finalbody")
+                        if type(block := getattr(stmt, part, None)) is list]
+            pending += [child.body for part in ("handlers", "cases")
+                        for child in getattr(stmt, part, ())]
+    return found
 
 
 class SourceChangedError(SymbolicError):
@@ -516,25 +596,47 @@ def frame_reader(node: ast.AST, func: types.FunctionType) -> str | None:
     `capture_locals=`... Compiled, the function's frame would hold other locals (removed,
     renamed, inlined callees'), so such a function runs as written, and such a callee is not
     inlined. A callee that reads its caller's frame (`sys._getframe(1)`) cannot be seen."""
+    if all(_frame_read_by(inner, func) is None for inner in _nodes(node)
+           if isinstance(inner, (ast.Call, ast.Attribute, ast.Name))):
+        return None  # (the usual answer, found in one quick walk)
     # `sys._getframe().f_lineno`: a fact of the frame that is no local
     facts = {id(inner.value.func) for inner in ast.walk(node)
              if isinstance(inner, ast.Attribute) and isinstance(inner.value, ast.Call)
              and inner.attr in _FRAME_FACTS}
-    for inner in ast.walk(node):
-        if id(inner) in facts:
-            continue
-        match inner:
-            case ast.Call(ast.Name(name), args, keywords) if name in _FRAME_BUILTINS \
-                    and len(args) + len(keywords) <= _FRAME_BUILTINS[name]:
-                return f"{name}()"
-            case ast.Call(keywords=keywords) if any(kw.arg == "capture_locals" for kw in keywords):
-                return "capture_locals="
-            case ast.Attribute(_, attr) if attr in _FRAME_ATTRIBUTES:
-                return f".{attr}"
-            case ast.Name() | ast.Attribute(ast.Name()) if \
-                    (reader := _FRAME_FUNCTIONS.get(id(_global_value(inner, func)))) is not None:
-                return f"{reader}()"
+    for inner in ast.walk(node):  # (the first in this order is the one named)
+        if id(inner) not in facts and (reader := _frame_read_by(inner, func)) is not None:
+            return reader
     return None
+
+
+def _frame_read_by(inner: ast.AST, func: types.FunctionType) -> str | None:
+    """What the node `inner` reads of a frame's locals (see `frame_reader`), or None."""
+    match inner:
+        case ast.Call(ast.Name(name), args, keywords) if name in _FRAME_BUILTINS \
+                and len(args) + len(keywords) <= _FRAME_BUILTINS[name]:
+            return f"{name}()"
+        case ast.Call(keywords=keywords) if any(kw.arg == "capture_locals" for kw in keywords):
+            return "capture_locals="
+        case ast.Attribute(_, attr) if attr in _FRAME_ATTRIBUTES:
+            return f".{attr}"
+        case ast.Name() | ast.Attribute(ast.Name()) if \
+                (reader := _FRAME_FUNCTIONS.get(id(_global_value(inner, func)))) is not None:
+            return f"{reader}()"
+    return None
+
+
+def _nodes(node: ast.AST) -> Iterator[ast.AST]:
+    """Every node of the tree `node` (those of `ast.walk`, depth first: faster)."""
+    pending = [node]
+    while pending:
+        current = pending.pop()
+        yield current
+        for name in current._fields:
+            value = getattr(current, name, None)
+            if isinstance(value, ast.AST):
+                pending.append(value)
+            elif type(value) is list:
+                pending += [item for item in value if isinstance(item, ast.AST)]
 
 
 def _global_value(node: ast.Name | ast.Attribute, func: types.FunctionType) -> object:

@@ -253,7 +253,7 @@ def _loaded(generated: codegen.Generated, shared_cells: Mapping[str, types.CellT
     scope = dataclasses.replace(loading.scope, closure=closure, bindings=generated.bindings,
                                 padding=max(padding, 0))
     loaded, filename = loader.load(generated.source, scope, generated.lines, loading.tidy,
-                                   (loading.recompile, loading.type_miss))
+                                   (loading.recompile, loading.type_miss), generated.parsed)
     loaded.__doc__ = loading.doc
     weakref.finalize(loaded, loader.forget_source, filename)
     return loaded, filename
