@@ -156,7 +156,7 @@ def _parameters(call: ir.Call, target: Target, binding: inspect.BoundArguments,
     parameter_of = {key: param for param, key in binding.arguments.items()}
     statements: list[ir.Stmt] = [ir.Assign((ir.Name(names[parameter_of[key]]),), argument, loc)
                                  for key, argument in arguments.items()]
-    for param in inspect.signature(target.callee).parameters.values():
+    for param in binding.signature.parameters.values():
         if param.name not in binding.arguments:
             default = ir.Const(param.default)
             statements.append(ir.Assign((ir.Name(names[param.name]),), default, loc))

@@ -13,10 +13,9 @@ listening.
 
 from __future__ import annotations
 
-import contextlib
 import contextvars
 from dataclasses import dataclass
-from typing import Callable, Iterator, Literal, Sequence, Union
+from typing import Callable, Literal, Sequence, Union
 
 from .. import ir
 from ..ir.rewrite import walk_statements
@@ -52,15 +51,21 @@ _recording: contextvars.ContextVar[list[Note] | None] = contextvars.ContextVar(
     "symcompile_notes", default=None)
 
 
-@contextlib.contextmanager
-def recording() -> Iterator[list[Note]]:
-    """Collect the notes passes make inside the block."""
-    collected: list[Note] = []
-    token = _recording.set(collected)
-    try:
-        yield collected
-    finally:
-        _recording.reset(token)
+class recording:
+    """Collect the notes passes make inside the block (`with recording() as said:`). (A class,
+    not a generator: the pipeline enters one per pass run.)"""
+
+    def __init__(self) -> None:
+        self.collected: list[Note] = []
+        self._token: contextvars.Token[list[Note] | None] | None = None
+
+    def __enter__(self) -> list[Note]:
+        self._token = _recording.set(self.collected)
+        return self.collected
+
+    def __exit__(self, *exception: object) -> None:
+        if self._token is not None:
+            _recording.reset(self._token)
 
 
 def _add(kind: NoteKind, rule: str, template: str, subjects: tuple[Subject, ...],
