@@ -789,11 +789,15 @@ def build_function(source: FunctionSource, namespace: ir.Namespace | None = None
     shared = _shared_builds.get()
     if shared is None:
         return _built_function(source, namespace)
-    key = (id(source), None if namespace is None else (
-        id(namespace.globals), id(namespace.builtins), namespace.closure, namespace.code,
-        namespace.fixed, namespace.frozen))
-    if key not in shared:  # (the source is kept with its IR: its id stays its own)
-        shared[key] = (source, _built_function(source, namespace))
+    plain = (id(source), None)  # the IR without a namespace: the others are it, with theirs
+    if plain not in shared:  # (the source is kept with its IR: its id stays its own)
+        shared[plain] = (source, _built_function(source, None))
+    if namespace is None:
+        return shared[plain][1]
+    key = (id(source), (id(namespace.globals), id(namespace.builtins), namespace.closure,
+                        namespace.code, namespace.fixed, namespace.frozen))
+    if key not in shared:
+        shared[key] = (source, dataclasses.replace(shared[plain][1], namespace=namespace))
     return shared[key][1]
 
 
