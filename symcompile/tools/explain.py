@@ -187,6 +187,14 @@ def _rendering_of(function: ir.Function, rendered: Renderings) -> Rendering:
     return rendered[id(function)][1]
 
 
+def _size_of(function: ir.Function, sizes: dict[int, int]) -> int:
+    """`size(function)`, counted once per explanation, as `_rendering_of` renders (`sizes` by
+    the IR's id, the IR alive in the log)."""
+    if id(function) not in sizes:
+        sizes[id(function)] = size(function)
+    return sizes[id(function)]
+
+
 def _labelled_diff(run: PassRun, rendered: Renderings) -> str:
     """A unified diff of the source before and after the pass run, each hunk labelled with the
     rules the pass applied at the user's lines the changed statements come from."""
@@ -256,9 +264,11 @@ def _explanation(compiled: Any, version: api.Version) -> Explanation:
     steps = []
     rendered: Renderings = {}
     lifted = _lifted(version.log)
+    sizes: dict[int, int] = {}
     for index, run in enumerate(version.log):
         if run.changed:
-            steps.append(Step(run.name, run.round, size(run.before), size(run.after), run.seconds,
+            steps.append(Step(run.name, run.round, _size_of(run.before, sizes),
+                              _size_of(run.after, sizes), run.seconds,
                               _labelled_diff(run, rendered), run.notes, lifted.get(index, ()),
                               run.before, run.after))
     missed = dict.fromkeys(note.text(codegen.expression_text)

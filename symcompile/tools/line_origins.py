@@ -7,13 +7,15 @@ copy parsed back from the text (`ast.walk` over both), and tokenizes the text fo
 end inside a string. Only statements carry a user's line, and only blocks of statements (bodies,
 `except` handlers, `match` cases) hold statements, so `Rendering.places` walks just those,
 breadth first as `ast.walk` does (a subset of its nodes, closed under "parent of", keeps their
-order): the same places in the same order. A text without a quote has no string to end inside.
+order): the same places in the same order. Only a text that may have a token spanning lines
+(`_SPANNING`) is tokenized.
 """
 
 from __future__ import annotations
 
 import ast
 import functools
+import re
 from collections import deque
 from collections.abc import Iterator
 
@@ -22,6 +24,10 @@ from ..backend import codegen
 
 _HOLDERS = (ast.stmt, ast.excepthandler, ast.match_case)  # what may hold statements
 
+# What a token spanning lines needs: triple quotes, a line ending in a backslash (inside a
+# string, which it continues), or an f-string (whose fields may span lines from Python 3.12).
+_SPANNING = re.compile(r"'''|\"\"\"|\\\s*$|(?<!\w)(?:[fF][rR]?|[rR][fF])['\"]", re.MULTILINE)
+
 
 class Rendering(codegen.Rendering):
     """A `codegen.Rendering` whose `places` are found walking only the blocks of statements
@@ -29,9 +35,9 @@ class Rendering(codegen.Rendering):
 
     @functools.cached_property
     def places(self) -> tuple[tuple[int, int], ...]:
-        if "'" in self.text or '"' in self.text:  # a string, maybe spanning lines: tokenize
+        if _SPANNING.search(self.text):  # a string may span lines: tokenizing tells
             return super().places
-        return tuple(_places_without_strings(self))
+        return tuple(_places_in_one_line_tokens(self))
 
 
 def rendering(function: ir.Function) -> Rendering:
@@ -40,8 +46,9 @@ def rendering(function: ir.Function) -> Rendering:
     return Rendering(rendered.node, rendered.text, rendered.parsed)
 
 
-def _places_without_strings(rendered: codegen.Rendering) -> Iterator[tuple[int, int]]:
-    """`rendered.places` for a text without a string token (so no line ends inside one)."""
+def _places_in_one_line_tokens(rendered: codegen.Rendering) -> Iterator[tuple[int, int]]:
+    """`rendered.places` for a text whose tokens each hold on one line (so no line ends inside
+    one)."""
     lines = rendered.text.splitlines()
     pending: deque[tuple[ast.AST, ast.AST]] = deque([(rendered.node, rendered.parsed.body[0])])
     while pending:

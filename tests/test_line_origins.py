@@ -1,0 +1,113 @@
+"""Always explainable, fast: explain's renderings (tools/line_origins) find the places where a
+comment may go, and so where each line came from, walking only the blocks of statements; they
+must be exactly the places `codegen.Rendering` finds walking every node and tokenizing."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+import types
+
+import pytest
+
+import symcompile as sc
+from symcompile.backend import codegen
+from symcompile.frontend import build as frontend
+from symcompile.runtime import api
+from symcompile.tools import line_origins
+from tests import corpus
+
+BLOCKS = '''
+def blocks(xs, n):
+    total = 0
+    for x in xs:
+        try:
+            total += x
+        except TypeError as error:
+            total -= 1
+            if n > 2:
+                continue
+        else:
+            total *= 2
+        finally:
+            n += 1
+    while n > 0:
+        n -= 1
+    else:
+        total += 1
+    match n:
+        case 0:
+            total += 10
+        case _:
+            total += 20
+    def inner(y):
+        return y + total
+    with open(__file__) as handle:
+        size = len(handle.read(1))
+    return inner(total), size
+'''
+
+STRINGS = '''
+def strings(a):
+    """A docstring
+    over two lines."""
+    text = f"{a} and {a + 1}"
+    other = 'x' + "y"
+    return text + other + ("p"
+                           "q")
+'''
+
+
+def _both(function: types.FunctionType) -> tuple[codegen.Rendering, line_origins.Rendering]:
+    built = frontend.build_function(frontend.read_function_source(function),
+                                    frontend.namespace_of(function))
+    rendered = codegen.rendering(built)
+    return rendered, line_origins.Rendering(rendered.node, rendered.text, rendered.parsed)
+
+
+@pytest.mark.parametrize("source, fast, places", [(BLOCKS, True, 10), (STRINGS, False, 3)])
+def test_explain_places_are_codegens_for_every_kind_of_block(make_module, source: str,
+                                                             fast: bool, places: int) -> None:
+    module = make_module(source)
+    function = next(value for name, value in vars(module).items()
+                    if isinstance(value, types.FunctionType) and name in ("blocks", "strings"))
+    rendered, fast_rendered = _both(function)
+    assert bool(line_origins._SPANNING.search(rendered.text)) is not fast
+    assert fast_rendered.places == rendered.places
+    assert len(rendered.places) == places  # the nested statements' too
+    comments = {line: f"from line {line}" for _, line in rendered.places}.get
+    assert fast_rendered.commented(lambda line: comments(line) or "") \
+        == rendered.commented(lambda line: comments(line) or "")
+
+
+def test_explain_places_are_codegens_over_the_corpus() -> None:
+    """Every corpus function's front-end IR and compiled IR: the same places."""
+    walked = 0
+    for name, function in corpus.CORPUS_BY_NAME.items():
+        calls = corpus.corners(name)
+        if not calls or calls[0][1] or name in corpus.ALWAYS_RAISES:
+            continue
+        version = api.version_for(sc.symbolic(function), *calls[0][0])
+        for ir_function in (version.before, version.ir):
+            if ir_function is None:
+                continue
+            rendered = codegen.rendering(ir_function)
+            fast = line_origins.Rendering(rendered.node, rendered.text, rendered.parsed)
+            assert fast.places == rendered.places, name
+            walked += not line_origins._SPANNING.search(rendered.text)
+    assert walked > 100  # most took the walk over blocks, not the tokenizer
+
+
+@pytest.mark.parametrize("source", [BLOCKS, STRINGS])
+def test_explain_places_are_codegens_with_every_statement_from_a_users_line(source: str) -> None:
+    """Statements nested in every kind of block (handlers, match cases, nested defs), each
+    from a line of the user's: the same places, in the same (breadth-first) order."""
+    node = ast.parse(textwrap.dedent(source)).body[0]
+    assert isinstance(node, ast.FunctionDef)
+    for number, stmt in enumerate(s for s in ast.walk(node) if isinstance(s, ast.stmt)):
+        setattr(stmt, codegen.LINE, 1000 - number)  # not in the order of the text
+    text = codegen.render(node)
+    rendered = codegen.Rendering(node, text, ast.parse(text))
+    fast = line_origins.Rendering(node, text, rendered.parsed)
+    assert fast.places == rendered.places
+    assert len(rendered.places) == (21 if source is BLOCKS else 4)
