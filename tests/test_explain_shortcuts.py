@@ -1,10 +1,14 @@
-"""Always explainable, fast: explain's renderings (tools/line_origins) find the places where a
-comment may go, and so where each line came from, walking only the blocks of statements; they
-must be exactly the places `codegen.Rendering` finds walking every node and tokenizing."""
+"""Always explainable, fast: what explain does to be fast must tell what doing it the long way
+tells. Its renderings (tools/line_origins) find the places where a comment may go, and so where
+each line came from, walking only the blocks of statements: exactly the places
+`codegen.Rendering` finds walking every node and tokenizing. It renders and counts each IR of
+the log once, a run's IR after being the next changing run's before: each step's diff and sizes
+are those of its own IRs rendered from scratch."""
 
 from __future__ import annotations
 
 import ast
+import difflib
 import textwrap
 import types
 
@@ -12,9 +16,12 @@ import pytest
 
 import symcompile as sc
 from symcompile.backend import codegen
+from benchmarks.bench_compile import chain_source
 from symcompile.frontend import build as frontend
+from symcompile.ir.names import size
 from symcompile.runtime import api
 from symcompile.tools import line_origins
+from symcompile.tools.explain import explain
 from tests import corpus
 
 BLOCKS = '''
@@ -111,3 +118,44 @@ def test_explain_places_are_codegens_with_every_statement_from_a_users_line(sour
     fast = line_origins.Rendering(node, text, rendered.parsed)
     assert fast.places == rendered.places
     assert len(rendered.places) == (21 if source is BLOCKS else 4)
+
+
+def _diff_body(before: str, after: str) -> list[str]:
+    """The unified diff's lines (hunk headers and file names aside), by difflib, two lines of
+    context, no junk."""
+    old = before.splitlines(keepends=True)
+    new = after.splitlines(keepends=True)
+    lines: list[str] = []
+    for group in difflib.SequenceMatcher(None, old, new, autojunk=False).get_grouped_opcodes(2):
+        for tag, i1, i2, j1, j2 in group:
+            if tag == "equal":
+                lines += [" " + line for line in old[i1:i2]]
+            else:
+                lines += ["-" + line for line in old[i1:i2]] + ["+" + line for line in new[j1:j2]]
+    return lines
+
+
+def _steps_checked(explanation) -> int:
+    for step in explanation.steps:
+        assert step.before is not None and step.after is not None
+        assert (step.nodes_before, step.nodes_after) == (size(step.before), size(step.after))
+        body = [line for line in step.diff.splitlines(keepends=True)[2:]
+                if not line.startswith("@@")]
+        assert body == _diff_body(codegen.rendering(step.before).text,
+                                  codegen.rendering(step.after).text), step.title
+    return len(explanation.steps)
+
+
+def test_explain_steps_are_each_runs_own_irs_rendered_from_scratch(make_module) -> None:
+    """A chain changed by five pass runs, one after another (a later run rewriting what an
+    earlier one made), and the corpus functions more than one run changed."""
+    module = make_module(chain_source(30))
+    assert _steps_checked(explain(module.f, 1.5, 2)) >= 4
+    checked = 0
+    for name, function in corpus.CORPUS_BY_NAME.items():
+        calls = corpus.corners(name)
+        if calls and not calls[0][1] and name not in corpus.ALWAYS_RAISES:
+            explanation = explain(function, *calls[0][0])
+            if len(explanation.steps) > 1:
+                checked += _steps_checked(explanation)
+    assert checked > 10
