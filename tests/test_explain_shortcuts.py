@@ -3,12 +3,14 @@ tells. Its renderings (tools/line_origins) find the places where a comment may g
 each line came from, walking only the blocks of statements: exactly the places
 `codegen.Rendering` finds walking every node and tokenizing. It renders and counts each IR of
 the log once, a run's IR after being the next changing run's before: each step's diff and sizes
-are those of its own IRs rendered from scratch."""
+are those of its own IRs rendered from scratch. It pauses the cyclic garbage collector, as a
+compilation does: and leaves it as it found it."""
 
 from __future__ import annotations
 
 import ast
 import difflib
+import gc
 import textwrap
 import types
 
@@ -16,6 +18,7 @@ import pytest
 
 import symcompile as sc
 from symcompile.backend import codegen
+from symcompile.examples import fancy
 from benchmarks.bench_compile import chain_source
 from symcompile.frontend import build as frontend
 from symcompile.ir.names import size
@@ -159,3 +162,26 @@ def test_explain_steps_are_each_runs_own_irs_rendered_from_scratch(make_module) 
             if len(explanation.steps) > 1:
                 checked += _steps_checked(explanation)
     assert checked > 10
+
+
+def test_explain_pauses_the_collector_and_leaves_it_as_it_found_it(monkeypatch) -> None:
+    seen: list[bool] = []
+    rendering = line_origins.rendering
+
+    def watched(function):
+        seen.append(gc.isenabled())
+        return rendering(function)
+
+    monkeypatch.setattr("symcompile.tools.explain.rendering", watched)
+    assert gc.isenabled()
+    assert explain(fancy.fancy_func, 1, 2, 3, 4).steps
+    assert seen and not any(seen) and gc.isenabled()
+    with pytest.raises(TypeError):
+        explain(fancy.fancy_func, 1)  # no version for these arguments
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        explain(fancy.fancy_func, 1.5, 2, 3, 4)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
