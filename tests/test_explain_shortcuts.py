@@ -90,14 +90,24 @@ def test_explain_places_are_codegens_for_every_kind_of_block(make_module, source
         == rendered.commented(lambda line: comments(line) or "")
 
 
-def test_explain_places_are_codegens_over_the_corpus() -> None:
-    """Every corpus function's front-end IR and compiled IR: the same places."""
+def _corpus_calls(every: int) -> list[tuple[str, types.FunctionType, tuple[object, ...]]]:
+    """Every `every`-th corpus function with a plain call, and the call's arguments."""
+    found = [(name, function, tuple(calls[0][0]))
+             for name, function in corpus.CORPUS_BY_NAME.items()
+             if (calls := corpus.corners(name)) and not calls[0][1]
+             and name not in corpus.ALWAYS_RAISES]
+    return found[::every]
+
+
+SAMPLED = [pytest.param(1, marks=pytest.mark.slow, id="whole"), pytest.param(8, id="sampled")]
+
+
+@pytest.mark.parametrize("every", SAMPLED)
+def test_explain_places_are_codegens_over_the_corpus(every: int) -> None:
+    """Corpus functions' front-end IR and compiled IR: the same places."""
     walked = 0
-    for name, function in corpus.CORPUS_BY_NAME.items():
-        calls = corpus.corners(name)
-        if not calls or calls[0][1] or name in corpus.ALWAYS_RAISES:
-            continue
-        version = api.version_for(sc.symbolic(function), *calls[0][0])
+    for name, function, args in _corpus_calls(every):
+        version = api.version_for(sc.symbolic(function), *args)
         for ir_function in (version.before, version.ir):
             if ir_function is None:
                 continue
@@ -105,22 +115,7 @@ def test_explain_places_are_codegens_over_the_corpus() -> None:
             fast = line_origins.Rendering(rendered.node, rendered.text, rendered.parsed)
             assert fast.places == rendered.places, name
             walked += not line_origins._SPANNING.search(rendered.text)
-    assert walked > 100  # most took the walk over blocks, not the tokenizer
-
-
-@pytest.mark.parametrize("source", [BLOCKS, STRINGS])
-def test_explain_places_are_codegens_with_every_statement_from_a_users_line(source: str) -> None:
-    """Statements nested in every kind of block (handlers, match cases, nested defs), each
-    from a line of the user's: the same places, in the same (breadth-first) order."""
-    node = ast.parse(textwrap.dedent(source)).body[0]
-    assert isinstance(node, ast.FunctionDef)
-    for number, stmt in enumerate(s for s in ast.walk(node) if isinstance(s, ast.stmt)):
-        setattr(stmt, codegen.LINE, 1000 - number)  # not in the order of the text
-    text = codegen.render(node)
-    rendered = codegen.Rendering(node, text, ast.parse(text))
-    fast = line_origins.Rendering(node, text, rendered.parsed)
-    assert fast.places == rendered.places
-    assert len(rendered.places) == (21 if source is BLOCKS else 4)
+    assert walked > 100 // every  # most took the walk over blocks, not the tokenizer
 
 
 def _diff_body(before: str, after: str) -> list[str]:
@@ -151,17 +146,21 @@ def _steps_checked(explanation) -> int:
 
 def test_explain_steps_are_each_runs_own_irs_rendered_from_scratch(make_module) -> None:
     """A chain changed by five pass runs, one after another (a later run rewriting what an
-    earlier one made), and the corpus functions more than one run changed."""
+    earlier one made)."""
     module = make_module(chain_source(30))
     assert _steps_checked(explain(module.f, 1.5, 2)) >= 4
+
+
+@pytest.mark.parametrize("every", SAMPLED)
+def test_explain_steps_are_their_own_irs_rendered_from_scratch_over_the_corpus(every: int,
+                                                                               ) -> None:
+    """The corpus functions more than one pass run changed."""
     checked = 0
-    for name, function in corpus.CORPUS_BY_NAME.items():
-        calls = corpus.corners(name)
-        if calls and not calls[0][1] and name not in corpus.ALWAYS_RAISES:
-            explanation = explain(function, *calls[0][0])
-            if len(explanation.steps) > 1:
-                checked += _steps_checked(explanation)
-    assert checked > 10
+    for _, function, args in _corpus_calls(every):
+        explanation = explain(function, *args)
+        if len(explanation.steps) > 1:
+            checked += _steps_checked(explanation)
+    assert checked > 16 // every
 
 
 def test_explain_pauses_the_collector_and_leaves_it_as_it_found_it(monkeypatch) -> None:
