@@ -23,7 +23,7 @@ from benchmarks.bench_compile import chain_source
 from symcompile.frontend import build as frontend
 from symcompile.ir.names import size
 from symcompile.runtime import api
-from symcompile.tools import line_origins
+from symcompile.tools import dag, line_origins, report
 from symcompile.tools.explain import explain
 from tests import corpus
 
@@ -184,3 +184,17 @@ def test_explain_pauses_the_collector_and_leaves_it_as_it_found_it(monkeypatch) 
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_explain_report_pictures_with_texts_remembered_are_those_drawn_afresh(make_module,
+                                                                              ) -> None:
+    """The report writes each expression's text once for all its DAG pictures: every picture
+    (each pass run's before and after, the final DAG) as drawn with no text remembered."""
+    explanation = explain(make_module(chain_source(30)).f, 1.5, 2)
+    afresh = [report.step_dag(step) for step in explanation.steps] + [explanation.dag_svg()]
+    with dag.texts_remembered():
+        remembered = [report.step_dag(step) for step in explanation.steps]
+        remembered.append(explanation.dag_svg())
+        assert dag._texts.get()  # (it did remember)
+    assert dag._texts.get() is None
+    assert len(afresh) >= 5 and remembered == afresh
