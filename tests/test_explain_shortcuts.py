@@ -17,9 +17,9 @@ import types
 import pytest
 
 import symcompile as sc
+from benchmarks.bench_compile import chain_source
 from symcompile.backend import codegen
 from symcompile.examples import fancy
-from benchmarks.bench_compile import chain_source
 from symcompile.frontend import build as frontend
 from symcompile.ir.names import size
 from symcompile.runtime import api
@@ -88,6 +88,21 @@ def test_explain_places_are_codegens_for_every_kind_of_block(make_module, source
     comments = {line: f"from line {line}" for _, line in rendered.places}.get
     assert fast_rendered.commented(lambda line: comments(line) or "") \
         == rendered.commented(lambda line: comments(line) or "")
+
+
+@pytest.mark.parametrize("source", [BLOCKS, STRINGS])
+def test_explain_places_are_codegens_with_every_statement_from_a_users_line(source: str) -> None:
+    """Statements nested in every kind of block (handlers, match cases, nested defs), each
+    from a line of the user's: the same places, in the same (breadth-first) order."""
+    node = ast.parse(textwrap.dedent(source)).body[0]
+    assert isinstance(node, ast.FunctionDef)
+    for number, stmt in enumerate(s for s in ast.walk(node) if isinstance(s, ast.stmt)):
+        setattr(stmt, codegen.LINE, 1000 - number)  # not in the order of the text
+    text = codegen.render(node)
+    rendered = codegen.Rendering(node, text, ast.parse(text))
+    fast = line_origins.Rendering(node, text, rendered.parsed)
+    assert fast.places == rendered.places
+    assert len(rendered.places) == (21 if source is BLOCKS else 4)
 
 
 def _corpus_calls(every: int) -> list[tuple[str, types.FunctionType, tuple[object, ...]]]:
