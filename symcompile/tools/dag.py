@@ -17,10 +17,13 @@ function. Graphviz's `dot` lays out the SVG when it is installed; symcompile's o
 from __future__ import annotations
 
 import ast
+import contextlib
+import contextvars
 import itertools
 import math
 import shutil
 import subprocess
+from collections.abc import Iterator
 
 from .. import ir
 from ..backend.codegen import expression_text
@@ -44,8 +47,33 @@ MAX_GROUPS = 20
 DOT_TIMEOUT = 20  # seconds Graphviz may take before symcompile draws the picture itself
 
 
+# Inside `texts_remembered`, each expression's text is written once: a value's text holds its
+# operands' (written again for each), and a pass run's DAGs before and after share most
+# expressions with each other and with the next run's. By the expression's id, the expression
+# kept with its text (so no id is reused while remembered).
+_texts: contextvars.ContextVar[dict[int, tuple[ir.Expr, str]] | None] = contextvars.ContextVar(
+    "symcompile_dag_texts", default=None)
+
+
+@contextlib.contextmanager
+def texts_remembered() -> Iterator[None]:
+    """Remember each expression's text while the block draws (the report's pictures)."""
+    token = _texts.set({} if _texts.get() is None else _texts.get())
+    try:
+        yield
+    finally:
+        _texts.reset(token)
+
+
 def _text(expr: ir.Expr | None) -> str:
-    return expression_text(expr, limit=10_000) if expr is not None else ""
+    if expr is None:
+        return ""
+    texts = _texts.get()
+    if texts is None:
+        return expression_text(expr, limit=10_000)
+    if id(expr) not in texts:
+        texts[id(expr)] = (expr, expression_text(expr, limit=10_000))
+    return texts[id(expr)][1]
 
 
 def operation_text(expr: ir.Expr) -> str:

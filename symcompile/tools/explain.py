@@ -29,9 +29,10 @@ from ..ir.names import size
 from ..ir.rewrite import statement_expressions, walk_expr, walk_statements
 from ..passes import notes
 from ..passes.notes import Note
-from ..passes.pipeline import PassRun
+from ..passes.pipeline import PassRun, collector_paused
 from ..runtime import api
 from . import dag, dag_steps, textdiff
+from .line_origins import Rendering, rendering, source_lines
 from .report import render_fragment, render_html
 
 
@@ -169,41 +170,36 @@ def _kept_as_written(function: ir.Function) -> list[str]:
     return kept
 
 
-def _source_lines(rendered: codegen.Rendering) -> tuple[list[str], list[int]]:
-    """The generated source's lines, and for each the line of the user's its statement came
-    from (a statement spanning lines: its first line's; as `rendered.commented` says)."""
-    starts: dict[int, int] = {}
-    for number, line in rendered.places:
-        starts.setdefault(number, line)
-    lines = [line + "\n" for line in rendered.text.splitlines()]
-    origins: list[int] = []
-    for number in range(1, len(lines) + 1):
-        origins.append(starts.get(number, origins[-1] if origins else 0))
-    return lines, origins
-
-
 def _range(start: int, stop: int) -> str:
     """A hunk's line range as unified diffs write it (`3`, `3,4`, `2,0`)."""
     length = stop - start
     return f"{start + 1}" if length == 1 else f"{start + (1 if length else 0)},{length}"
 
 
-Renderings = dict[int, tuple[ir.Function, codegen.Rendering]]
+Renderings = dict[int, tuple[ir.Function, Rendering]]
 
 
-def _rendering_of(function: ir.Function, rendered: Renderings) -> codegen.Rendering:
+def _rendering_of(function: ir.Function, rendered: Renderings) -> Rendering:
     """`function` rendered once per explanation: a pass run's IR after is the next changing
     run's IR before, the last one's the final IR (`rendered` keeps them by identity, alive)."""
     if id(function) not in rendered:
-        rendered[id(function)] = (function, codegen.rendering(function))
+        rendered[id(function)] = (function, rendering(function))
     return rendered[id(function)][1]
+
+
+def _size_of(function: ir.Function, sizes: dict[int, int]) -> int:
+    """`size(function)`, counted once per explanation, as `_rendering_of` renders (`sizes` by
+    the IR's id, the IR alive in the log)."""
+    if id(function) not in sizes:
+        sizes[id(function)] = size(function)
+    return sizes[id(function)]
 
 
 def _labelled_diff(run: PassRun, rendered: Renderings) -> str:
     """A unified diff of the source before and after the pass run, each hunk labelled with the
     rules the pass applied at the user's lines the changed statements come from."""
-    old, old_origins = _source_lines(_rendering_of(run.before, rendered))
-    new, new_origins = _source_lines(_rendering_of(run.after, rendered))
+    old, old_origins = source_lines(_rendering_of(run.before, rendered))
+    new, new_origins = source_lines(_rendering_of(run.after, rendered))
     parts = ["--- before\n", "+++ after\n"]
     at_line: dict[int, list[int]] = {}  # the notes at each line, by their place in `run.notes`
     for index, note in enumerate(run.notes):
@@ -254,16 +250,25 @@ def _lifted(log: list[PassRun]) -> dict[int, tuple[Note, ...]]:
 
 
 def explain(func: Any, *args: Any, **kwargs: Any) -> Explanation:
-    """What the compiler did to `func` (a function, `@symbolic` or not) for these arguments."""
+    """What the compiler did to `func` (a function, `@symbolic` or not) for these arguments
+    (the cyclic garbage collector paused throughout, as in a compilation: the log of IR
+    versions and their renderings stay alive, and collections would walk them again and
+    again)."""
     compiled = func if api.is_symbolic(func) else api.symbolic(func)
-    version = api.version_for(compiled, *args, **kwargs)
+    with collector_paused():
+        return _explanation(compiled, api.version_for(compiled, *args, **kwargs))
+
+
+def _explanation(compiled: Any, version: api.Version) -> Explanation:
     before = version.before if version.log else version.ir  # no pass ran: as it is relied on
     steps = []
     rendered: Renderings = {}
     lifted = _lifted(version.log)
+    sizes: dict[int, int] = {}
     for index, run in enumerate(version.log):
         if run.changed:
-            steps.append(Step(run.name, run.round, size(run.before), size(run.after), run.seconds,
+            steps.append(Step(run.name, run.round, _size_of(run.before, sizes),
+                              _size_of(run.after, sizes), run.seconds,
                               _labelled_diff(run, rendered), run.notes, lifted.get(index, ()),
                               run.before, run.after))
     missed = dict.fromkeys(note.text(codegen.expression_text)

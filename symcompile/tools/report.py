@@ -150,7 +150,13 @@ def render_html(explanation: Explanation) -> str:
 
 
 def render_fragment(explanation: Explanation) -> str:
-    """The report as one `<div class="symcompile-report">`, its style scoped to it."""
+    """The report as one `<div class="symcompile-report">`, its style scoped to it (each
+    expression's text written once for all its pictures, `dag.texts_remembered`)."""
+    with dag.texts_remembered():
+        return _fragment(explanation)
+
+
+def _fragment(explanation: Explanation) -> str:
     title = html.escape(f"symcompile: {explanation.name}")
     steps = explanation.steps
     pipeline = "".join(
