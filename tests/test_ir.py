@@ -131,16 +131,22 @@ def test_verifier_rejects_one_statement_object_at_two_places():
 
 
 def test_verifier_remembers_a_statement_only_where_it_was_checked():
-    # statements checked once are not checked again in the next version of a function; a
-    # `break` checked inside a loop (and an `if` holding one) is still refused outside one
-    stop = ir.If(A, (ir.Break(),), ())
-    assert verify(_function(ir.While(A, (stop,), ())))
-    with pytest.raises(IRError, match="break outside a loop"):
-        verify(_function(stop))
-    kept = ir.Assign((A,), B)
-    assert verify(_function(kept))
-    with pytest.raises(IRError, match="add takes 2 operands"):
-        verify(_function(kept, ir.Return(ir.Op("add", (A,)))))
+    # in a compilation, statements checked once are not checked again in the next version of
+    # a function; a `break` checked inside a loop (and an `if` holding one) is still refused
+    # outside one
+    from symcompile.ir.names import statement_facts, statement_facts_remembered
+    with statement_facts_remembered():
+        stop = ir.If(A, (ir.Break(),), ())
+        assert verify(_function(ir.While(A, (stop,), ())))
+        with pytest.raises(IRError, match="break outside a loop"):
+            verify(_function(stop))
+        kept = ir.Assign((A,), B)
+        assert verify(_function(kept))
+        with pytest.raises(IRError, match="add takes 2 operands"):
+            verify(_function(kept, ir.Return(ir.Op("add", (A,)))))
+        facts = statement_facts()
+        assert facts is not None and facts.checked[id(kept), False] is kept
+    assert statement_facts() is None  # nothing kept after the compilation
 
 
 def test_verifier_accepts_loops_slices_and_stars_where_python_does():

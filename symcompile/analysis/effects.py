@@ -40,7 +40,7 @@ from typing import Iterator, Sequence
 from .. import ir
 from ..errors import SymbolicError
 from ..frontend import build as frontend
-from ..ir.names import stored_targets
+from ..ir.names import statement_facts_remembered, stored_targets
 from ..ir.rewrite import (
     expr_children,
     nested_bodies,
@@ -75,10 +75,11 @@ _shared_verdicts: contextvars.ContextVar[dict[CalleeKey, CalleeVerdict] | None] 
 @contextlib.contextmanager
 def analyses_shared() -> Iterator[None]:
     """Inside the block (one compilation), the analyses of a function object that does not
-    change are worked out once: its callees' verdicts, its plain locals and its types, and
-    each callee's source is read once (`frontend.sources_shared`)."""
+    change are worked out once: its callees' verdicts, its plain locals and its types, each
+    callee's source is read once (`frontend.sources_shared`), and what `ir.names` finds of a
+    statement object (`statement_facts_remembered`)."""
     with callee_verdicts_shared(), plain_locals_shared(), types_shared(), \
-            frontend.sources_shared():
+            frontend.sources_shared(), statement_facts_remembered():
         yield
 
 

@@ -11,6 +11,8 @@ bound at each statement, and which expressions can be evaluated without effects 
 from __future__ import annotations
 
 import ast
+import contextlib
+import contextvars
 import weakref
 from collections import Counter
 from dataclasses import dataclass, field
@@ -159,13 +161,43 @@ def _joined(parts: list[_Contents]) -> _Contents:
                      tuple(node for part in parts for node in part.opaque))
 
 
-# each statement's contents (nested bodies included), by its id, the statement held beside:
-# a new version of a function mostly holds the statements of the one before (emptied when full)
-_contents_by_statement: dict[int, tuple[ir.Stmt, _Contents]] = {}
+@dataclass
+class _StatementFacts:
+    """What one compilation has found of single statement objects, by their ids, each held
+    beside its answer so the id stays its own: the IR never changes, passes ask the same of
+    each statement again and again, and a new version of a function mostly holds the
+    statements of the one before."""
+
+    assigned: dict[int, tuple[ir.Stmt, frozenset[str]]] = field(default_factory=dict)
+    reads: dict[int, tuple[ir.Stmt, frozenset[str]]] = field(default_factory=dict)
+    contents: dict[int, tuple[ir.Stmt, _Contents]] = field(default_factory=dict)
+    # the statements `verify` checked already, by (id, inside a loop)
+    checked: dict[tuple[int, bool], object] = field(default_factory=dict)
+
+
+_statement_facts: contextvars.ContextVar[_StatementFacts | None] = contextvars.ContextVar(
+    "symcompile_statement_facts", default=None)
+
+
+@contextlib.contextmanager
+def statement_facts_remembered() -> Iterator[None]:
+    """Inside the block (one compilation), what is found of a statement object is found once;
+    outside, every question is answered afresh: nothing holds a compilation's IR after it."""
+    token = _statement_facts.set(_StatementFacts())
+    try:
+        yield
+    finally:
+        _statement_facts.reset(token)
+
+
+def statement_facts() -> _StatementFacts | None:
+    """The statement facts of the compilation running, if one is."""
+    return _statement_facts.get()
 
 
 def _statement_contents(stmt: ir.Stmt) -> _Contents:
-    entry = _contents_by_statement.get(id(stmt))
+    facts = _statement_facts.get()
+    entry = facts.contents.get(id(stmt)) if facts is not None else None
     if entry is not None and entry[0] is stmt:
         return entry[1]
     kinds: set[type] = {type(stmt)}
@@ -181,28 +213,20 @@ def _statement_contents(stmt: ir.Stmt) -> _Contents:
     own = _Contents(frozenset(kinds), frozenset(names), tuple(opaque))
     found = _joined([own, *(_statement_contents(inner) for body in nested_bodies(stmt)
                             for inner in body)])
-    if len(_contents_by_statement) >= _PER_STATEMENT_ENTRIES:
-        _contents_by_statement.clear()
-    _contents_by_statement[id(stmt)] = (stmt, found)
+    if facts is not None:
+        facts.contents[id(stmt)] = (stmt, found)
     return found
 
 
-# what passes ask of single statements again and again (which names one binds, which it
-# reads), by the statement's id, the statement held beside it so the id stays its own; emptied
-# when full, so it holds no more than the statements of a few recent compilations
-_assigned_names: dict[int, tuple[ir.Stmt, frozenset[str]]] = {}
-_statement_reads: dict[int, tuple[ir.Stmt, frozenset[str]]] = {}
-_PER_STATEMENT_ENTRIES = 20_000
-
-
-def _per_statement(table: dict[int, tuple[ir.Stmt, frozenset[str]]], stmt: ir.Stmt,
+def _per_statement(table: dict[int, tuple[ir.Stmt, frozenset[str]]] | None, stmt: ir.Stmt,
                    find: Callable[[ir.Stmt], frozenset[str]]) -> frozenset[str]:
-    """`find(stmt)`, remembered in `table` for the statement object."""
+    """`find(stmt)`, remembered in `table` (one of the compilation's `_StatementFacts`, None
+    outside a compilation) for the statement object."""
+    if table is None:
+        return find(stmt)
     entry = table.get(id(stmt))
     if entry is not None and entry[0] is stmt:
         return entry[1]
-    if len(table) >= _PER_STATEMENT_ENTRIES:
-        table.clear()
     found = find(stmt)
     table[id(stmt)] = (stmt, found)
     return found
@@ -234,7 +258,8 @@ def target_names(target: ir.Expr) -> Iterator[str]:
 
 def assigned_names(stmt: ir.Stmt) -> frozenset[str]:
     """Names the statement itself binds (not counting nested bodies)."""
-    return _per_statement(_assigned_names, stmt, _find_assigned_names)
+    facts = _statement_facts.get()
+    return _per_statement(facts.assigned if facts is not None else None, stmt, _find_assigned_names)
 
 
 def _find_assigned_names(stmt: ir.Stmt) -> frozenset[str]:
@@ -687,7 +712,8 @@ def may_leave_block(stmt: ir.Stmt) -> bool:
 def statement_reads(stmt: ir.Stmt) -> frozenset[str]:
     """The names the statement itself (not its nested bodies) may read; opaque code that
     mentions a name counts as reading it."""
-    return _per_statement(_statement_reads, stmt, _find_statement_reads)
+    facts = _statement_facts.get()
+    return _per_statement(facts.reads if facts is not None else None, stmt, _find_statement_reads)
 
 
 def _find_statement_reads(stmt: ir.Stmt) -> frozenset[str]:

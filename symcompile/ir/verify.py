@@ -11,6 +11,7 @@ import ast
 import keyword
 
 from .. import ir
+from .names import statement_facts
 from .ops import OPS
 from .rewrite import walk_statements
 
@@ -105,24 +106,20 @@ def verify_target(target: object) -> None:
             raise IRError(f"cannot assign to {ir.format_expr(target)}")  # type: ignore[arg-type]
 
 
-# statements checked already, by (id, inside a loop), each held beside its key so the id stays
-# its own: the IR never changes, so a statement a pass kept (most are) is not checked again in
-# the next version of the function; emptied when full
-_verified: dict[tuple[int, bool], object] = {}
-_MAX_VERIFIED = 50_000
-
-
 def verify_body(body: object, loop_depth: int) -> None:
     if not isinstance(body, tuple):
         raise IRError(f"a statement body must be a tuple, got {type(body).__name__}")
+    # in a compilation, a statement object checked already (inside a loop or not) is not
+    # checked again: the IR never changes, and most statements of a version are the last one's
+    facts = statement_facts()
+    checked = facts.checked if facts is not None else None
     for stmt in body:
         key = (id(stmt), loop_depth > 0)  # `break` is right at any depth inside a loop
-        if _verified.get(key) is stmt:
+        if checked is not None and checked.get(key) is stmt:
             continue
         verify_statement(stmt, loop_depth)
-        if len(_verified) >= _MAX_VERIFIED:
-            _verified.clear()
-        _verified[key] = stmt
+        if checked is not None:
+            checked[key] = stmt
 
 
 def verify_statement(stmt: object, loop_depth: int) -> None:
