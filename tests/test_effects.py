@@ -111,3 +111,25 @@ def test_names_read_after_possible_unseen_code_are_late():
         return frozenset({"c"}) if expr is first else None if expr is unknown else frozenset()
 
     assert late_reads(stmt, operation) == ({"g"}, frozenset({"c"}))
+
+
+def test_never_wrong_a_functions_attributes_read_statically_as_inspect_reads_them():
+    # static_attribute's shortcut for plain functions (their `__dict__`, past the names their
+    # type defines) answers as inspect.getattr_static does, C descriptors read through
+    import inspect
+
+    from symcompile.analysis.attributes import MISSING, static_attribute
+
+    def helper(x):
+        """doc"""
+        return x
+
+    helper._symcompile = "state"  # type: ignore[attr-defined]
+    helper.__dict__["__name__"] = "shadowed"  # the type's descriptor comes first
+    for name in ("_symcompile", "original", "__name__", "__code__", "__doc__", "__dict__",
+                 "__wrapped__", "__call__", "__class__", "__defaults__"):
+        expected = inspect.getattr_static(helper, name, MISSING)
+        if type(expected).__name__ in ("getset_descriptor", "member_descriptor"):
+            expected = expected.__get__(helper, type(helper))
+        got = static_attribute(helper, name, MISSING)
+        assert got is expected or got == expected, name

@@ -20,13 +20,20 @@ import numpy as np
 MISSING = object()
 # descriptors of builtin types, implemented in C: reading through them runs no Python code
 _C_DESCRIPTORS = (types.GetSetDescriptorType, types.MemberDescriptorType)
+# what a function's type and `object` define (`__name__`, `__code__`, `__doc__`...)
+_FUNCTION_TYPE_ATTRIBUTES = frozenset(dir(types.FunctionType))
 
 
 def static_attribute(value: object, name: str, default: object = None) -> object:
     """`getattr(value, name, default)`, but never running code of the object's class: a
     property, another Python descriptor or `__getattr__` gives `default` (or the descriptor
     object itself, as `inspect.getattr_static` does)."""
-    found = inspect.getattr_static(value, name, MISSING)
+    if type(value) is types.FunctionType and name not in _FUNCTION_TYPE_ATTRIBUTES:
+        # (a shortcut, asked of every callee: a plain function's other attributes are those
+        # in its `__dict__`; `FunctionType` cannot be subclassed)
+        found = value.__dict__.get(name, MISSING)
+    else:
+        found = inspect.getattr_static(value, name, MISSING)
     if found is MISSING:
         if type(value) is types.MethodType:
             return static_attribute(value.__func__, name, default)
