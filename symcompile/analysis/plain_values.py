@@ -142,23 +142,35 @@ class PlainValues(ABC):
         """The locals every assignment of which binds a plain value, and what that rests on.
         Found from all of them down: a local with a non-plain assignment drops out, until none
         does. (A clean statement is reached only through clean ones, where every global read
-        still held its value, so the assignments that reached it bound plain values.)"""
+        still held its value, so the assignments that reached it bound plain values.)
+
+        Each local's answer is taken in as soon as it is found, parameters first and the others
+        in the order of their first assignments, so a chain of copies (`add_a = a; e = add_a +
+        add_b; g = e + f`) settles in one round and a second confirms it (all answers at once
+        after each round took one round per link). The answers only ever shrink (a local drops
+        out, what it rests on grows), so any order ends at the same, largest, answer."""
         sources = self._sources()
-        self.plain_locals = {name: NOTHING for name in sources
-                             if name not in self.untracked and (
-                                 name not in parameters or name in self.plain_parameters)}
-        for name in self.plain_parameters & parameters:
-            self.plain_locals.setdefault(name, NOTHING)
-        while True:
-            found: dict[str, Relied] = {}
-            for name in self.plain_locals:
+        plain = [name for name in parameters if name in self.plain_parameters]
+        self.plain_locals = dict.fromkeys(plain, NOTHING)
+        self.plain_locals.update((name, NOTHING) for name in sources
+                                 if name not in self.untracked and name not in self.plain_locals
+                                 and name not in parameters)
+        changed = True
+        while changed:
+            changed = False
+            for name in list(self.plain_locals):
                 relied = union(check() for check in sources.get(name, []))
-                if relied is not None:
-                    found[name] = relied | ({name} if name in self.plain_parameters else NOTHING)
-            if found == self.plain_locals:
-                return found
-            self.plain_locals = found
-            self._plain_memo.clear()
+                if relied is not None and name in self.plain_parameters:
+                    relied |= {name}
+                if relied == self.plain_locals[name]:
+                    continue
+                changed = True
+                if relied is None:
+                    del self.plain_locals[name]
+                else:
+                    self.plain_locals[name] = relied
+                self._plain_memo.clear()  # (answers may rest on the old one)
+        return self.plain_locals
 
     def _sources(self) -> dict[str, list[Check]]:
         """For each local, a check per assignment of whether it binds a plain value."""
