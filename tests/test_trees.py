@@ -14,6 +14,7 @@ import pytest
 
 import symcompile
 from symcompile.backend import trees
+from symcompile.ir import syntax_trees
 
 SOURCES = sorted(pathlib.Path(symcompile.__file__).parent.rglob("*.py"))
 # a few modules of every size
@@ -92,6 +93,6 @@ def test_located_leaves_the_subtree_it_is_told_is_located() -> None:
 @pytest.mark.parametrize("path", SAMPLE, ids=lambda path: path.name)
 def test_walk_meets_the_nodes_ast_walk_meets(path: pathlib.Path) -> None:
     tree = ast.parse(path.read_text())
-    walked = list(trees.walk(tree))
+    walked = list(syntax_trees.walk(tree))
     assert walked[0] is tree
     assert sorted(map(id, walked)) == sorted(map(id, ast.walk(tree)))

@@ -35,8 +35,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Sequence
 
 from ..frontend.syntax import FUTURE_FLAGS, private_class_name, with_type_params
-from ..ir.syntax_trees import copy_tree
-from .trees import located, statement_blocks, walk
+from ..ir.syntax_trees import copy_tree, walk
+from .trees import located, statement_blocks
 from .codegen import forwarding_call
 
 FACTORY_NAME = "_symcompile_factory"

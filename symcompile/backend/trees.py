@@ -1,8 +1,8 @@
 """The walks over Python syntax trees that the back end runs on every compilation, written as
-loops: the standard library's `ast.fix_missing_locations`, `ast.dump` and `ast.walk` recurse
-through nested functions or build a generator per node, and the first two leave a reference
-cycle (function → cell → function) per call that holds its tree until the cyclic garbage
-collector runs.
+loops: the standard library's `ast.fix_missing_locations` and `ast.dump` recurse through nested
+functions and leave a reference cycle (function → cell → function) per call that holds its
+tree until the cyclic garbage collector runs (the walk over every node, shared with the front
+end, is `ir.syntax_trees.walk`).
 
 Used by codegen (is the rendered text the tree it was rendered from? where are the `global`
 declarations?) and the loader (the wrappers it builds around the generated def, the lines it
@@ -123,25 +123,6 @@ def _fields_of(kind: type[ast.AST]) -> tuple[tuple[str, bool], ...]:
         fields = _FIELDS[kind] = tuple((name, getattr(kind, name, ...) is None)
                                        for name in kind._fields)
     return fields
-
-
-def walk(node: ast.AST) -> Iterator[ast.AST]:
-    """Every node of the tree `node`, itself first (the nodes `ast.walk` gives, in another
-    order: depth first, a node before its children; faster).
-
-    >>> [type(part).__name__ for part in walk(ast.parse("x = 1").body[0])]
-    ['Assign', 'Constant', 'Name', 'Store']
-    """
-    pending = [node]
-    while pending:
-        current = pending.pop()
-        yield current
-        for name in current._fields:
-            value = getattr(current, name, None)
-            if isinstance(value, ast.AST):
-                pending.append(value)
-            elif type(value) is list:
-                pending += [item for item in value if isinstance(item, ast.AST)]
 
 
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)

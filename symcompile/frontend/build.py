@@ -32,7 +32,7 @@ from .. import ir
 from ..errors import SymbolicError
 from ..ir.names import BOUND_AS, bound_names
 from ..ir.ops import op_for_ast
-from ..ir.syntax_trees import copy_tree
+from ..ir.syntax_trees import copy_tree, walk
 from .syntax import FUTURE_FLAGS, private_class_name, with_type_params
 
 # flags of code objects whose bodies are passed through unchanged (yield / await)
@@ -596,7 +596,7 @@ def frame_reader(node: ast.AST, func: types.FunctionType) -> str | None:
     `capture_locals=`... Compiled, the function's frame would hold other locals (removed,
     renamed, inlined callees'), so such a function runs as written, and such a callee is not
     inlined. A callee that reads its caller's frame (`sys._getframe(1)`) cannot be seen."""
-    if all(_frame_read_by(inner, func) is None for inner in _nodes(node)
+    if all(_frame_read_by(inner, func) is None for inner in walk(node)
            if isinstance(inner, (ast.Call, ast.Attribute, ast.Name))):
         return None  # (the usual answer, found in one quick walk)
     # `sys._getframe().f_lineno`: a fact of the frame that is no local
@@ -623,20 +623,6 @@ def _frame_read_by(inner: ast.AST, func: types.FunctionType) -> str | None:
                 (reader := _FRAME_FUNCTIONS.get(id(_global_value(inner, func)))) is not None:
             return f"{reader}()"
     return None
-
-
-def _nodes(node: ast.AST) -> Iterator[ast.AST]:
-    """Every node of the tree `node` (those of `ast.walk`, depth first: faster)."""
-    pending = [node]
-    while pending:
-        current = pending.pop()
-        yield current
-        for name in current._fields:
-            value = getattr(current, name, None)
-            if isinstance(value, ast.AST):
-                pending.append(value)
-            elif type(value) is list:
-                pending += [item for item in value if isinstance(item, ast.AST)]
 
 
 def _global_value(node: ast.Name | ast.Attribute, func: types.FunctionType) -> object:

@@ -1,15 +1,16 @@
-"""Copying Python syntax trees: what the IR keeps of the user's code (a def's parameters, opaque
-statements) is a copy, so that no later stage that edits a tree in place (code generation, the
-loader) can change the source or another version.
+"""Walking and copying Python syntax trees, faster than the standard library's general tools:
+the front end and the back end walk and copy a few trees in every compilation.
 
-`copy.deepcopy` does this through the pickle protocol and a memo, about five times slower than
-a walk that knows the shape of a tree; every compilation copies a few.
+What the IR keeps of the user's code (a def's parameters, opaque statements) is a copy, so that
+no later stage that edits a tree in place (code generation, the loader) can change the source
+or another version. `copy.deepcopy` copies through the pickle protocol and a memo, about five
+times slower than a walk that knows the shape of a tree.
 """
 
 from __future__ import annotations
 
 import ast
-from typing import TypeVar
+from typing import Iterator, TypeVar
 
 Node = TypeVar("Node", bound=ast.AST)
 
@@ -41,3 +42,22 @@ def _copied(value: object) -> object:
     if isinstance(value, list):
         return [_copied(item) for item in value]
     return value
+
+
+def walk(node: ast.AST) -> Iterator[ast.AST]:
+    """Every node of the tree `node`, itself first (the nodes `ast.walk` gives, in another
+    order: depth first, a node before its children; faster).
+
+    >>> [type(part).__name__ for part in walk(ast.parse("x = 1").body[0])]
+    ['Assign', 'Constant', 'Name', 'Store']
+    """
+    pending = [node]
+    while pending:
+        current = pending.pop()
+        yield current
+        for name in current._fields:
+            value = getattr(current, name, None)
+            if isinstance(value, ast.AST):
+                pending.append(value)
+            elif type(value) is list:
+                pending += [item for item in value if isinstance(item, ast.AST)]
