@@ -50,13 +50,15 @@ NOTHING: Relied = frozenset()
 
 
 def union(parts: Iterable[Relied | None]) -> Relied | None:
-    """All of `parts` together, or None if one of them is None."""
-    result: set[str] = set()
+    """All of `parts` together, or None if one of them is None. (Most parts are empty, and
+    most unions have one part that is not: no new set for those.)"""
+    result = NOTHING
     for part in parts:
         if part is None:
             return None
-        result |= part
-    return frozenset(result)
+        if part:
+            result = result | part if result else frozenset(part)
+    return result
 
 
 def plain_value(value: object) -> bool:
