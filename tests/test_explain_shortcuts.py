@@ -1,7 +1,7 @@
 """Always explainable, fast: what explain does to be fast must tell what doing it the long way
-tells. Its renderings (tools/line_origins) find the places where a comment may go, and so where
-each line came from, walking only the blocks of statements: exactly the places
-`codegen.Rendering` finds walking every node and tokenizing. It renders and counts each IR of
+tells. Its renderings (`codegen.Rendering.places`) find the places where a comment may go, and so
+where each line came from, walking only the blocks of statements: exactly the places found
+walking every node and tokenizing (`places_walking_every_node`). It renders and counts each IR of
 the log once, a run's IR after being the next changing run's before: each step's diff and sizes
 are those of its own IRs rendered from scratch. It pauses the cyclic garbage collector, as a
 compilation does: and leaves it as it found it."""
@@ -23,7 +23,7 @@ from symcompile.examples import fancy
 from symcompile.frontend import build as frontend
 from symcompile.ir.names import size
 from symcompile.runtime import api
-from symcompile.tools import dag, line_origins, report
+from symcompile.tools import dag, report
 from symcompile.tools.explain import explain
 from tests import corpus
 
@@ -68,11 +68,11 @@ def strings(a):
 '''
 
 
-def _both(function: types.FunctionType) -> tuple[codegen.Rendering, line_origins.Rendering]:
+def _both(function: types.FunctionType) -> tuple[codegen.Rendering, codegen.Rendering]:
     built = frontend.build_function(frontend.read_function_source(function),
                                     frontend.namespace_of(function))
     rendered = codegen.rendering(built)
-    return rendered, line_origins.Rendering(rendered.node, rendered.text, rendered.parsed)
+    return rendered, codegen.Rendering(rendered.node, rendered.text, rendered.parsed)
 
 
 @pytest.mark.parametrize("source, fast, places", [(BLOCKS, True, 10), (STRINGS, False, 3)])
@@ -82,8 +82,8 @@ def test_explain_places_are_codegens_for_every_kind_of_block(make_module, source
     function = next(value for name, value in vars(module).items()
                     if isinstance(value, types.FunctionType) and name in ("blocks", "strings"))
     rendered, fast_rendered = _both(function)
-    assert bool(line_origins._SPANNING.search(rendered.text)) is not fast
-    assert fast_rendered.places == rendered.places
+    assert bool(codegen._SPANNING.search(rendered.text)) is not fast
+    assert fast_rendered.places == rendered.places_walking_every_node()
     assert len(rendered.places) == places  # the nested statements' too
     comments = {line: f"from line {line}" for _, line in rendered.places}.get
     assert fast_rendered.commented(lambda line: comments(line) or "") \
@@ -100,8 +100,7 @@ def test_explain_places_are_codegens_with_every_statement_from_a_users_line(sour
         setattr(stmt, codegen.LINE, 1000 - number)  # not in the order of the text
     text = codegen.render(node)
     rendered = codegen.Rendering(node, text, ast.parse(text))
-    fast = line_origins.Rendering(node, text, rendered.parsed)
-    assert fast.places == rendered.places
+    assert rendered.places == rendered.places_walking_every_node()
     assert len(rendered.places) == (21 if source is BLOCKS else 4)
 
 
@@ -127,9 +126,8 @@ def test_explain_places_are_codegens_over_the_corpus(every: int) -> None:
             if ir_function is None:
                 continue
             rendered = codegen.rendering(ir_function)
-            fast = line_origins.Rendering(rendered.node, rendered.text, rendered.parsed)
-            assert fast.places == rendered.places, name
-            walked += not line_origins._SPANNING.search(rendered.text)
+            assert rendered.places == rendered.places_walking_every_node(), name
+            walked += not codegen._SPANNING.search(rendered.text)
     assert walked > 100 // every  # most took the walk over blocks, not the tokenizer
 
 
@@ -180,13 +178,13 @@ def test_explain_steps_are_their_own_irs_rendered_from_scratch_over_the_corpus(e
 
 def test_explain_pauses_the_collector_and_leaves_it_as_it_found_it(monkeypatch) -> None:
     seen: list[bool] = []
-    rendering = line_origins.rendering
+    rendering = codegen.rendering
 
     def watched(function):
         seen.append(gc.isenabled())
         return rendering(function)
 
-    monkeypatch.setattr("symcompile.tools.explain.rendering", watched)
+    monkeypatch.setattr("symcompile.backend.codegen.rendering", watched)
     assert gc.isenabled()
     assert explain(fancy.fancy_func, 1, 2, 3, 4).steps
     assert seen and not any(seen) and gc.isenabled()

@@ -15,12 +15,14 @@ import io
 import keyword
 import math
 import numbers
+import re
 import tokenize
 import warnings
 import dataclasses
+from collections import deque
 from dataclasses import dataclass
 from types import EllipsisType, ModuleType
-from typing import Callable, TypeVar
+from typing import Callable, Iterator, TypeVar
 
 import numpy as np
 
@@ -667,7 +669,20 @@ class Rendering:
     def places(self) -> tuple[tuple[int, int], ...]:
         """(line of the text, user's line) for each statement from a line of the user's, in
         the order `ast.walk` meets them, whose first line may end in a comment: not after a line
-        continuation, not inside a token (a string, or an f-string's parts, spanning lines)."""
+        continuation, not inside a token (a string, or an f-string's parts, spanning lines).
+
+        Only statements carry a user's line, and only blocks of statements (bodies, `except`
+        handlers, `match` cases) hold statements, so these are found walking just those,
+        breadth first as `ast.walk` does (a subset of its nodes closed under "parent of" keeps
+        their order); only a text that may hold a token spanning lines (`_SPANNING`) is
+        tokenized, as `places_walking_every_node` does."""
+        if _SPANNING.search(self.text):
+            return self.places_walking_every_node()
+        return tuple(_places_in_one_line_tokens(self))
+
+    def places_walking_every_node(self) -> tuple[tuple[int, int], ...]:
+        """`places`, found pairing every node of the tree with its copy parsed back and
+        tokenizing the text for the lines that end inside a token."""
         lines = self.text.splitlines()
         inside = _lines_ending_inside_a_token(self.text)
         return tuple((copy_.lineno, line) for original, copy_
@@ -691,6 +706,31 @@ class Rendering:
         if not _parses_to("\n".join(commented), self.parsed):
             commented = _commented_one_by_one(lines, wanted, self.parsed)
         return "\n".join(commented) + "\n"
+
+
+_HOLDERS = (ast.stmt, ast.excepthandler, ast.match_case)  # what may hold statements
+
+# What a token spanning lines needs: triple quotes, a line ending in a backslash (inside a
+# string, which it continues), or an f-string (whose fields may span lines from Python 3.12).
+_SPANNING = re.compile(r"'''|\"\"\"|\\\s*$|(?<!\w)(?:[fF][rR]?|[rR][fF])['\"]", re.MULTILINE)
+
+
+def _places_in_one_line_tokens(rendered: Rendering) -> Iterator[tuple[int, int]]:
+    """`rendered.places` for a text whose tokens each hold on one line (so no line ends inside
+    one)."""
+    lines = rendered.text.splitlines()
+    pending: deque[tuple[ast.AST, ast.AST]] = deque([(rendered.node, rendered.parsed.body[0])])
+    while pending:
+        original, copy_ = pending.popleft()
+        line = getattr(original, LINE, 0)
+        if line and isinstance(copy_, ast.stmt) \
+                and not lines[copy_.lineno - 1].rstrip().endswith("\\"):
+            yield copy_.lineno, line
+        for name in original._fields:
+            children = getattr(original, name, None)
+            if isinstance(children, list):
+                pending.extend(pair for pair in zip(children, getattr(copy_, name, None) or ())
+                               if isinstance(pair[0], _HOLDERS))
 
 
 def rendering(function: ir.Function) -> Rendering:

@@ -32,7 +32,6 @@ from ..passes.notes import Note
 from ..passes.pipeline import PassRun, collector_paused
 from ..runtime import api
 from . import dag, dag_steps, textdiff
-from .line_origins import Rendering, rendering, source_lines
 from .report import render_fragment, render_html
 
 
@@ -176,14 +175,27 @@ def _range(start: int, stop: int) -> str:
     return f"{start + 1}" if length == 1 else f"{start + (1 if length else 0)},{length}"
 
 
-Renderings = dict[int, tuple[ir.Function, Rendering]]
+def _source_lines(rendered: codegen.Rendering) -> tuple[list[str], list[int]]:
+    """The generated source's lines, and for each the line of the user's its statement came
+    from (a statement spanning lines: its first line's; as `rendered.commented` says)."""
+    starts: dict[int, int] = {}
+    for number, line in rendered.places:
+        starts.setdefault(number, line)
+    lines = [line + "\n" for line in rendered.text.splitlines()]
+    origins: list[int] = []
+    for number in range(1, len(lines) + 1):
+        origins.append(starts.get(number, origins[-1] if origins else 0))
+    return lines, origins
 
 
-def _rendering_of(function: ir.Function, rendered: Renderings) -> Rendering:
+Renderings = dict[int, tuple[ir.Function, codegen.Rendering]]
+
+
+def _rendering_of(function: ir.Function, rendered: Renderings) -> codegen.Rendering:
     """`function` rendered once per explanation: a pass run's IR after is the next changing
     run's IR before, the last one's the final IR (`rendered` keeps them by identity, alive)."""
     if id(function) not in rendered:
-        rendered[id(function)] = (function, rendering(function))
+        rendered[id(function)] = (function, codegen.rendering(function))
     return rendered[id(function)][1]
 
 
@@ -198,8 +210,8 @@ def _size_of(function: ir.Function, sizes: dict[int, int]) -> int:
 def _labelled_diff(run: PassRun, rendered: Renderings) -> str:
     """A unified diff of the source before and after the pass run, each hunk labelled with the
     rules the pass applied at the user's lines the changed statements come from."""
-    old, old_origins = source_lines(_rendering_of(run.before, rendered))
-    new, new_origins = source_lines(_rendering_of(run.after, rendered))
+    old, old_origins = _source_lines(_rendering_of(run.before, rendered))
+    new, new_origins = _source_lines(_rendering_of(run.after, rendered))
     parts = ["--- before\n", "+++ after\n"]
     at_line: dict[int, list[int]] = {}  # the notes at each line, by their place in `run.notes`
     for index, note in enumerate(run.notes):
