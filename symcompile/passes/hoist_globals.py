@@ -31,7 +31,7 @@ import types
 
 from .. import ir
 from ..analysis.trusted import TRUSTED_MODULES
-from ..ir.names import written_names
+from ..ir.names import node_kinds, written_names
 from ..ir.rewrite import map_statement_expressions, map_statements
 from . import notes
 
@@ -43,7 +43,7 @@ def _trusted_module(value: object) -> bool:
 def hoist_globals(function: ir.Function) -> ir.Function:
     """Bind attributes of NumPy, math and cmath (functions, classes) at compile time."""
     namespace = function.namespace
-    if namespace is None:
+    if namespace is None or ir.Attribute not in node_kinds(function):
         return function
     written = written_names(function)
 

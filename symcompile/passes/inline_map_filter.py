@@ -144,7 +144,7 @@ class _Inliner:
 def inline_map_filter(function: ir.Function) -> ir.Function:
     """Write `list(map(lambda, filter(lambda, xs)))` (or one of the two) as a comprehension,
     behind tests of the builtins and the list, the call as written kept for the rest."""
-    if ir.Call not in node_kinds(function):
+    if not {ir.Call, ir.OpaqueExpr} <= node_kinds(function):  # a call with a lambda
         return function
     inliner = _Inliner(function)
 

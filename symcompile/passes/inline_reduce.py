@@ -141,7 +141,7 @@ class _Inliner:
 def inline_reduce(function: ir.Function) -> ir.Function:
     """Write `return functools.reduce(lambda a, b: E, xs[, init])` out as a loop, behind tests
     of what the loop relies on, the statement as written kept for the rest."""
-    if ir.Call not in node_kinds(function):
+    if not {ir.Call, ir.OpaqueExpr} <= node_kinds(function):  # a call with a lambda
         return function
     body = _Inliner(function).block(function.body)
     return function if body is function.body else function.with_body(body)

@@ -2,8 +2,11 @@
 
 Sits between the front end and code generation. Each round runs every pass in order, verifying
 the IR after each one; a round in which every pass returned its input object unchanged ends the
-loop. The passes in `RUN_LAST` (lowerings, whose output the others would undo) then run once,
-in order. Every pass run is recorded (`PassRun`) so `explain` can show what each pass did.
+loop. A round that changed the function ends by repeating the `TIDYING` passes while they
+change it; a pass is not run again on an object it returned unchanged (its result depends on
+the IR alone), so the confirming round runs only the passes that have not seen the result.
+The passes in `RUN_LAST` (lowerings, whose output the others would undo) then run once, in
+order. Every pass run is recorded (`PassRun`) so `explain` can show what each pass did.
 """
 
 from __future__ import annotations
@@ -145,6 +148,11 @@ RUN_LAST: frozenset[Pass] = frozenset({vectorize_loops, iterate_lists, iterate_a
                                      hoist_list_items, hoist_record_items,
                                      eliminate_temporaries, use_cheaper_numpy_calls})
 
+# Passes that end a round that changed the function, again and again while they change it:
+# forwarding and dropping dead code enable each other (a dropped `t = None` lets the next
+# forward through), and repeating just these is cheaper than a whole round.
+TIDYING: tuple[Pass, ...] = (forward_single_uses, eliminate_dead_code)
+
 # The pipeline stops after this many rounds even if it has not settled (a chain of 30 nested
 # calls inlines one level a round). Every round's result is correct, only not the simplest.
 MAX_ROUNDS = 20
@@ -205,17 +213,46 @@ def _run_passes(function: ir.Function, passes: Sequence[Pass]) -> tuple[ir.Funct
     log: list[PassRun] = []
     verify(function)
     settling = [run_pass for run_pass in passes if run_pass not in RUN_LAST]
+    tidying = [run_pass for run_pass in TIDYING if run_pass in settling]
+    # the object each pass last returned unchanged: a pass's result depends on the IR alone,
+    # so it would return that object unchanged again
+    settled_on: dict[Pass, ir.Function] = {}
     round_number = 0
     for round_number in range(1, MAX_ROUNDS + 1):
         start_of_round = function
         for run_pass in settling:
-            function = _run(run_pass, function, round_number, log)
+            function = _settling_run(run_pass, function, round_number, log, settled_on)
         if function is start_of_round:
             break
+        function = _tidied(function, tidying, round_number, log, settled_on)
     for run_pass in passes:
         if run_pass in RUN_LAST:
             function = _run(run_pass, function, round_number + 1, log)
     return function, log
+
+
+def _tidied(function: ir.Function, tidying: list[Pass], round_number: int, log: list[PassRun],
+            settled_on: dict[Pass, ir.Function]) -> ir.Function:
+    """`function` after the tidying passes, run again while they change it (at most
+    `MAX_ROUNDS` times)."""
+    for _ in range(MAX_ROUNDS):
+        start = function
+        for run_pass in tidying:
+            function = _settling_run(run_pass, function, round_number, log, settled_on)
+        if function is start:
+            break
+    return function
+
+
+def _settling_run(run_pass: Pass, function: ir.Function, round_number: int, log: list[PassRun],
+                  settled_on: dict[Pass, ir.Function]) -> ir.Function:
+    """`_run`, unless the pass already returned this very object unchanged."""
+    if settled_on.get(run_pass) is function:
+        return function
+    result = _run(run_pass, function, round_number, log)
+    if result is function:
+        settled_on[run_pass] = function
+    return result
 
 
 def _run(run_pass: Pass, function: ir.Function, round_number: int, log: list[PassRun]) -> ir.Function:

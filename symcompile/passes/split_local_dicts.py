@@ -53,8 +53,8 @@ from __future__ import annotations
 import re
 
 from .. import ir
-from ..ir.names import (all_names, fresh_name, introspects, opaque_names, parameter_names,
-                        untracked_names)
+from ..ir.names import (all_names, fresh_name, introspects, node_kinds, opaque_names,
+                        parameter_names, untracked_names)
 from ..ir.rewrite import (map_expr, map_statement_expressions, map_statements,
                           statement_expressions, walk_expr, walk_statements)
 from . import notes
@@ -66,7 +66,7 @@ KEY_TYPES: tuple[type, ...] = (str, int)
 
 def split_local_dicts(function: ir.Function) -> ir.Function:
     """Keep the items of each qualifying local dict in locals of their own."""
-    if introspects(function):
+    if ir.DictDisplay not in node_kinds(function) or introspects(function):
         return function
     excluded = set(parameter_names(function)) | untracked_names(function)
     index = 0
