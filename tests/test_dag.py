@@ -160,7 +160,7 @@ def test_always_explainable_folding_shows_the_constant_10_it_made() -> None:
         [("return 10", "added")]
     before, after = explanation.step_pictures(last_fold.title)
     assert before[0] == f"before {last_fold.title}" and after[0] == f"after {last_fold.title}"
-    assert re.search(r'<g class="node value added"><title>[^<]*</title><rect [^>]*'
+    assert re.search(r'<g class="node statement added"><title>[^<]*</title><rect [^>]*'
                      r'fill="#dafbe1"[^>]*/><text[^>]*>return 10</text>', after[1])
 
 
