@@ -46,6 +46,10 @@ TARGET_CHAIN_160_SECONDS = 0.5
 TARGET_EXPLAIN_RATIO = 2.0
 TARGET_EXPONENT = 1.2
 MODES = ("compile", "comments", "explain")
+# compiles quicker than this are timed at least SMALL_REPEATS times: on a shared machine one
+# sample of a few milliseconds moves by more than a target's margin
+SMALL_SECONDS = 0.05
+SMALL_REPEATS = 11
 
 
 # ------------------------------------------------------------------ the shapes
@@ -167,16 +171,22 @@ def compile_seconds(func: types.FunctionType, args: tuple[object, ...], mode: st
 
 def time_function(label: str, func: types.FunctionType, args: tuple[object, ...],
                   repeats: int, statements: int = 0) -> Timing:
-    """Time every mode, round-robin, `repeats` times (fewer when one compile is slow)."""
+    """Time every mode, round-robin, `repeats` times (fewer when one compile is slow, at least
+    `SMALL_REPEATS` when all are quick, unless `repeats` is 1: a smoke run)."""
     import symcompile as sc
     from symcompile.runtime import api
     version = api.version_for(sc.symbolic(func), *args)
     samples: dict[str, list[float]] = {mode: [] for mode in MODES}
-    for repeat in range(repeats):
+    repeat = 0
+    while repeat < repeats:
         for mode in MODES:
             samples[mode].append(compile_seconds(func, args, mode))
         if repeat == 0 and max(sum(times) for times in samples.values()) > 5.0:
             break  # slow enough for one sample to be the number
+        quick = max(sum(times) for times in samples.values()) < SMALL_SECONDS
+        if repeat == 0 and repeats > 1 and quick:
+            repeats = max(repeats, SMALL_REPEATS)
+        repeat += 1
     return Timing(label, statements, ir_nodes(func), {mode: statistics.median(times)
                                           for mode, times in samples.items()}, version.note)
 
@@ -288,7 +298,8 @@ def run(config: BenchConfig) -> int:
     sizes = QUICK_SIZES if config.quick else SIZES
     repeats = 1 if config.quick else min(config.repeats, 3)  # a compile is long: few repeats
     print(f"\nsizes {', '.join(map(str, sizes))} statements; median of up to {repeats} fresh "
-          f"compiles each\n\n{HEADER}")
+          f"compiles each ({SMALL_REPEATS} where all modes take under "
+          f"{SMALL_SECONDS * 1e3:.0f} ms)\n\n{HEADER}")
     try:
         with tempfile.TemporaryDirectory() as directory:
             results = run_shapes(sizes, repeats, Path(directory))
