@@ -127,13 +127,16 @@ def test_never_wrong_a_functions_attributes_read_statically_as_inspect_reads_the
 
     helper._symcompile = "state"  # type: ignore[attr-defined]
     helper.__dict__["__name__"] = "shadowed"  # the type's descriptor comes first
-    for name in ("_symcompile", "original", "__name__", "__code__", "__doc__", "__dict__",
-                 "__wrapped__", "__call__", "__class__", "__defaults__"):
-        expected = inspect.getattr_static(helper, name, MISSING)
-        if type(expected).__name__ in ("getset_descriptor", "member_descriptor"):
-            expected = expected.__get__(helper, type(helper))
-        got = static_attribute(helper, name, MISSING)
-        assert got is expected or got == expected, name
+    names = ("_symcompile", "original", "__name__", "__code__", "__doc__", "__dict__",
+             "__wrapped__", "__call__", "__class__", "__defaults__", "__module__", "__qualname__",
+             "__closure__", "__kwdefaults__", "__globals__", "__self__", "__text_signature__")
+    for value in (helper, len, math.floor, [].append):
+        for name in names:
+            expected = inspect.getattr_static(value, name, MISSING)
+            if type(expected).__name__ in ("getset_descriptor", "member_descriptor"):
+                expected = expected.__get__(value, type(value))
+            got = static_attribute(value, name, MISSING)
+            assert got is expected or got == expected, (value, name)
 
 
 def _plain_locals_round_by_round(effects: Effects, parameters: set[str]) -> dict[str, frozenset[str]]:

@@ -22,12 +22,20 @@ MISSING = object()
 _C_DESCRIPTORS = (types.GetSetDescriptorType, types.MemberDescriptorType)
 # what a function's type and `object` define (`__name__`, `__code__`, `__doc__`...)
 _FUNCTION_TYPE_ATTRIBUTES = frozenset(dir(types.FunctionType))
+# the attributes Python and builtin functions hold in C (their types' member and getset
+# descriptors, which come before the instance's `__dict__`), read directly: neither type can be
+# subclassed, so `getattr` finds the very descriptor `getattr_static` would
+_C_FUNCTION_ATTRIBUTES = frozenset(
+    (kind, name) for kind in (types.FunctionType, types.BuiltinFunctionType)
+    for name, descriptor in vars(kind).items() if isinstance(descriptor, _C_DESCRIPTORS))
 
 
 def static_attribute(value: object, name: str, default: object = None) -> object:
     """`getattr(value, name, default)`, but never running code of the object's class: a
     property, another Python descriptor or `__getattr__` gives `default` (or the descriptor
     object itself, as `inspect.getattr_static` does)."""
+    if (type(value), name) in _C_FUNCTION_ATTRIBUTES:
+        return getattr(value, name, default)
     if type(value) is types.FunctionType and name not in _FUNCTION_TYPE_ATTRIBUTES:
         # (a shortcut, asked of every callee: a plain function's other attributes are those
         # in its `__dict__`; `FunctionType` cannot be subclassed)

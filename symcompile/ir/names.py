@@ -462,9 +462,15 @@ def evaluation_order(expr: ir.Expr) -> Iterator[tuple[ir.Expr, bool]]:
         stack.extend(reversed(_operands_in_order(node, always)))
 
 
+# the nodes that may leave operands unevaluated, and opaque code, not entered
+_SHORT_CIRCUITS = frozenset({ir.BoolOp, ir.IfExp, ir.Compare, ir.OpaqueExpr})
+
+
 def _operands_in_order(expr: ir.Expr, always: bool) -> list[tuple[ir.Expr, bool, bool]]:
     """The operands `evaluation_order` visits before `expr`, each with whether it is always
     evaluated (given whether `expr` is)."""
+    if type(expr) not in _SHORT_CIRCUITS:  # most nodes: every operand evaluated, in order
+        return [(operand, always, False) for operand in expr_children(expr)]
     match expr:
         case ir.BoolOp(_, (first, *rest)):
             flags = [always] + [False] * len(rest)

@@ -73,6 +73,8 @@ class Bodies:
         self.assumed = assumed
         self.size = size(function)
         self.cells: dict[str, types.CellType] = {}
+        # each callee's signature, by the callee's id (the callee held beside it)
+        self._signatures: dict[int, tuple[types.FunctionType, inspect.Signature]] = {}
 
     def expand(self, call: ir.Call, target: Target, stmt: ir.Stmt, env: TypeEnv,
                checked: bool) -> Expansion | None:
@@ -86,12 +88,18 @@ class Bodies:
             return None
         return expanded
 
+    def _signature(self, callee: types.FunctionType) -> inspect.Signature:
+        known = self._signatures.get(id(callee))
+        if known is None or known[0] is not callee:
+            known = self._signatures[id(callee)] = (callee, inspect.signature(callee))
+        return known[1]
+
     def _expansion_or_refusal(self, call: ir.Call, target: Target, stmt: ir.Stmt, env: TypeEnv,
                               checked: bool) -> Expansion | str:
         """`expand`'s answer, or why the body cannot take the call's place."""
         callee, callee_ir, loc = target.callee, target.callee_ir, stmt.loc
         try:
-            binding = inspect.signature(callee).bind(
+            binding = self._signature(callee).bind(
                 *range(len(target.arguments)),
                 **{kw.name: kw.name for kw in call.keywords if kw.name is not None})
         except TypeError:  # the call does not fit: it raises at run time, as it should
