@@ -64,9 +64,34 @@ def test_never_slower_object_reads_and_method_tests_once(make_module: Make) -> N
     args = _args(module)
     assert compiled(*args) == module.sor(*args)
     source = sc.source(compiled, *args)
-    assert "s -= a_data[i * a_cols + j] * x[j]" in source
+    assert "t_p = i * a_cols" in source and "s -= a_data[t_p + j] * x[j]" in source
     assert "hoist object reads" in str(sc.explain(compiled, *args))
     assert_equivalent(module.sor, compiled, args)
+
+
+def test_never_a_wrong_answer_index_attribute_and_hoisted_product(make_module: Make) -> None:
+    """`a.cols` is read in an index: the copy needs an int (a float, a bool, an int subclass run
+    the nest as written, with its TypeError or its answer); `i * a_cols`, computed once before
+    the loop over `j`, gives the same indexes for huge, negative and zero columns, and where
+    the inner loop raises (data too short) the same IndexError comes at the same point."""
+    module = make_module(MATRIX)
+    compiled = sc.symbolic(module.sor)
+    assert "t_p = i * a_cols" in sc.source(compiled, *_args(module))
+
+    class Cols(int):
+        def __mul__(self, other: object) -> int:
+            return 0
+
+        __rmul__ = __mul__
+
+    for cols in (6.0, True, Cols(6), 2**80, -6, 0, 5, 7):
+        a, b, omega, sweeps = _args(module)
+        a.cols = cols
+        assert_equivalent(module.sor, compiled, (a, b, omega, sweeps))
+    for n, size in ((0, 0), (6, 20), (6, 35), (1, 1)):
+        a, b, omega, sweeps = _args(module)
+        a.rows, a.data = n, a.data[:size]
+        assert_equivalent(module.sor, compiled, (a, b, omega, sweeps))
 
 
 def test_never_a_wrong_answer_items_not_numbers_run_as_written(make_module: Make) -> None:

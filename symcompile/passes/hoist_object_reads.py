@@ -28,6 +28,11 @@ the builtin; then each list's items are scanned. The scan costs about a test per
 copy is taken only where the lists hold no more items than the loop's innermost turns (its
 `range`s' lengths multiplied, along the way to a method test), so it pays. A RUN_LAST pass.
 
+A number attribute read in a list index (`a.cols`) is tested to be an int: any other number
+makes the index raise TypeError, as the nest as written then does. A product of ints that an
+inner loop of the copy reads unchanged is computed once before it, where the turn computes it
+anyway after it (`index_products`: `i * a_cols` in `sor`).
+
 Example::
 
     class Matrix:
@@ -63,11 +68,10 @@ Example::
             a_cols = a.__dict__.get('cols')
             a_data = a.__dict__.get('data')
             if (Matrix is Matrix_2 and getattr is getattr_2 and getitem is
-                getitem_2 and range is range_2 and type is type_2 and (type_2(
-                a_cols) is float or type_2(a_cols) is int) and type_2(a_data) is
-                list and (type_2(n) is float or type_2(n) is int) and (type_2(s
-                ) is float or type_2(s) is int) and len(a_data) <= 1 * (n if 
-                type_2(n) is int else 1)):
+                getitem_2 and range is range_2 and type is type_2 and type_2(
+                a_cols) is int and type_2(a_data) is list and (type_2(n) is
+                float or type_2(n) is int) and (type_2(s) is float or type_2(s) is
+                int) and len(a_data) <= 1 * (n if type_2(n) is int else 1)):
                 ok = True
                 for t_v in a_data:
                     if not (type_2(t_v) is float or type_2(t_v) is int):
@@ -92,8 +96,9 @@ from .. import ir
 from ..analysis import methods
 from ..ir.names import (all_names, bound_on_entry, fresh_name, introspects, local_names,
                         node_kinds)
-from ..ir.rewrite import (copy_statements, map_statement_expressions, walk_statements)
-from . import notes
+from ..ir.rewrite import (copy_statements, map_statement_expressions, walk_expr,
+                          walk_statements)
+from . import index_products, notes
 
 NUM, LIST, BOOL = "number", "list", "bool"
 _ARITHMETIC = frozenset({"add", "sub", "mul", "truediv", "floordiv", "mod"})
@@ -111,6 +116,7 @@ class _Nest:
         self.assigned: set[str] = set()
         self.entry: dict[str, str] = {}  # names read and not assigned: their kind
         self.attrs: dict[tuple[str, str], str] = {}
+        self.indexing: set[tuple[str, str]] = set()  # number attributes read in an index
         self.methods: dict[tuple[str, str], types.FunctionType] = {}
         self.ranges: list[tuple[ir.Expr, ...]] = []  # of the loops around the first test
         self.around: list[tuple[ir.Expr, ...]] = []
@@ -144,6 +150,9 @@ class _Nest:
             case ir.BoolOp(_, values):
                 return BOOL if all(self.kind(v, BOOL) == BOOL for v in values) else None
             case ir.Subscript(value, index):
+                self.indexing |= {(node.value.id, node.attr) for node in walk_expr(index)
+                                  if isinstance(node, ir.Attribute)
+                                  and isinstance(node.value, ir.Name)}
                 return NUM if self.kind(value, LIST) == LIST and self.kind(index) == NUM \
                     else None
             case ir.IfExp(test, body, _):
@@ -300,7 +309,8 @@ class _Hoister:
         lists: list[ir.Expr] = []
         for key, local in hoisted.items():
             kind = nest.attrs[key]
-            inner.append(_is(local, list) if kind == LIST else _number(local))
+            inner.append(_is(local, list) if kind == LIST else
+                         _is(local, int) if key in nest.indexing else _number(local))
             lists += [local] if kind == LIST else []
         # (a name the nest assigns but that holds a value already may be read before the
         # nest assigns it: it must be a number too)
@@ -321,6 +331,9 @@ class _Hoister:
         check = (ir.If(_all(outer), (*reads, ir.If(_all(inner), (
             ir.Assign((ok,), ir.Const(True), loc), *scans), (), loc)), (), loc),)
         fast = tuple(self.fast(stmt, hoisted) for stmt in copy_statements((loop,)))
+        ints = {hoisted[key].id for key in nest.indexing
+                if key in hoisted and nest.attrs[key] == NUM}
+        fast = index_products.hoist(fast, ints, self.taken)
         notes.changed("hoist object reads", "read {} once and tested the methods once, "
                       "before the loop", ", ".join(f"{o}.{a}" for o, a in hoisted) or "nothing",
                       loc=loc)

@@ -3,8 +3,10 @@
 # it runs no code that could change `Matrix` or `a.data`: the tests run once and `a.data`,
 # `a.cols` are read once, before it. Tested there: `a` exactly a Matrix whose own dict still
 # holds `__getitem__` and nothing that runs code on an attribute read, the attributes a list
-# and a number, `total` and `n` numbers, `range` the builtin, the list's items numbers (a scan,
-# taken only where the lists hold no more items than the nest's turns). Else the nest as written.
+# and an int (`a.cols` is read in an index, which raises TypeError for any other number),
+# `total` and `n` numbers, `range` the builtin, the list's items numbers (a scan, taken only
+# where the lists hold no more items than the nest's turns). Else the nest as written. (`i *
+# a_cols` stays in the inner loop: no statement after it computes the product anyway.)
 class Matrix:
     def __init__(self, rows, cols, data):
         self.rows = rows
@@ -35,11 +37,10 @@ def f(a: Matrix, n):
         ) is dict_2:
         a_cols = a.__dict__.get('cols')
         a_data = a.__dict__.get('data')
-        if range is range_2 and (type(a_cols) is float or type(a_cols) is int
-            ) and type(a_data) is list and (type(n) is float or type(n) is int
-            ) and (type(total) is float or type(total) is int) and len(a_data
-            ) <= 1 * (n if type(n) is int else 1) * (n if type(n) is int else 1
-            ):
+        if range is range_2 and type(a_cols) is int and type(a_data
+            ) is list and (type(n) is float or type(n) is int) and (type(
+            total) is float or type(total) is int) and len(a_data) <= 1 * (n if
+            type(n) is int else 1) * (n if type(n) is int else 1):
             ok = True
             for t_v in a_data:
                 if not (type(t_v) is float or type(t_v) is int):
