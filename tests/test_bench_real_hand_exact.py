@@ -166,6 +166,8 @@ CASES: dict[str, list[Callable[[], tuple[object, ...]]]] = {
     "shoelace_area": [lambda: ([Vec2(0.0, 0.0), Vec2(Loud(1.0), 0.0), Vec2(1.0, Loud(1.0))],),
                       lambda: ([Vec2(0.0, 0.0), Vec2(1.0, 0.0), Vec2(1, 1)],),
                       lambda: ([Vec2(0.0, 0.0), Vec2(1.0, 0.0), (1.0, 1.0)],)],
+    "parse_csv": [lambda: (["fig,1.5,2,extra", "fig,2.0,1", "kiwi,0.5,3,4,5"],),
+                  lambda: (["fig,1.5,2", "fig,1.5"],)],
     "thomas_solve": [_zero_pivot, _overflowing_pivot, _float32,
                      lambda: tuple(list(a) for a in _thomas_args())],
 }

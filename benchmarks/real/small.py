@@ -267,11 +267,14 @@ def parse_csv_totals(lines):
 
 
 def parse_csv_totals_hand(lines):
+    # the parts indexed as the original does (unpacking them would raise ValueError where a
+    # line has more than three fields, which the original totals, or fewer, IndexError there)
     totals = {}
     get = totals.get
     for line in lines:
-        name, price, qty = line.split(",")
-        amount = float(price) * int(qty)
+        parts = line.split(",")
+        name = parts[0]
+        amount = float(parts[1]) * int(parts[2])
         old = get(name)
         totals[name] = amount if old is None else old + amount
     return totals
