@@ -249,3 +249,75 @@ def test_must_not_change_classes_with_attribute_hooks(make_module: Make, hook: s
     args = (_particles(module, 4), 5, 9.81, 0.8)
     assert "t_steps" not in sc.source(compiled, *args)
     assert compiled(*args) == module.bounce(*args)  # (the oracle cannot copy slotted objects)
+
+
+GIVEN = """
+    DT = 0.01
+
+
+    class Particle:
+        def __init__(self, y, vy):
+            self.y = y
+            self.vy = vy
+
+
+    def fall(particles, steps, gravity):
+        spare = Particle(0.0, 0.0)
+        for _ in range(steps):
+            for p in particles:
+                p.vy -= gravity * DT
+                p.y += p.vy * DT
+        return [(p.y, p.vy) for p in particles], spare.y
+"""
+
+
+class LoudDict(dict):  # type: ignore[type-arg]
+    """An object's own dict whose Python-level reads and writes log (attribute access does not
+    call them: both versions read the fields alike)."""
+
+    log: list[str] = []
+
+    def get(self, key: object, default: object = None) -> object:
+        LoudDict.log.append(f"get {key}")
+        return super().get(key, default)
+
+    def __getitem__(self, key: object) -> object:
+        LoudDict.log.append(f"getitem {key}")
+        return super().__getitem__(key)
+
+    def __setitem__(self, key: object, value: object) -> None:
+        LoudDict.log.append(f"setitem {key}")
+        super().__setitem__(key, value)
+
+
+def test_never_a_wrong_answer_fields_read_with_getattr(make_module: Make) -> None:
+    """The scan reads each field with `getattr(p, f, None)`: an object lacking a field, one
+    with a field of a float subclass, one whose own dict is a dict subclass (its `get` never
+    runs: attribute access reads the dict directly, in the scan as in the loop) give the
+    original's answers, exceptions and logs."""
+    module = make_module(GIVEN)
+    compiled = sc.symbolic(module.fall)
+
+    def particles() -> list[object]:
+        return [module.Particle(float(k), -0.5 * k) for k in range(4)]
+
+    source = sc.source(compiled, particles(), 5, 9.81)
+    assert "getattr(t_e, 'vy', None)" in " ".join(source.split()) and "t_e.__dict__" not in source
+    for change in ("del p.vy", "p.y = Float(1.5)", "p.__dict__ = LoudDict(p.__dict__)",
+                   "p.extra = 1"):
+        results = []
+        for function in (module.fall, compiled):
+            group = particles()
+            p = group[2]
+
+            class Float(float):
+                pass
+
+            exec(change, {"p": p, "Float": Float, "LoudDict": LoudDict})
+            LoudDict.log.clear()
+            try:
+                outcome = repr(function(group, 5, 9.81))
+            except Exception as error:  # noqa: BLE001 - the outcome is compared
+                outcome = f"{type(error).__name__}: {error}"
+            results.append((outcome, list(LoudDict.log), [dict(q.__dict__) for q in group]))
+        assert results[0] == results[1], change

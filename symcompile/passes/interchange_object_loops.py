@@ -22,7 +22,8 @@ What that relies on is tested where the loops start, the nest as written kept fo
 `range(steps)` evaluated as written and a range of two turns or more, the list a list of one
 object or more, each exactly the value class (`analysis/value_classes.py`, checked as
 `methods.value_class_check` does: no hook runs code when a field is read or stored) with float
-fields, the other names the body reads floats. Then the body runs no code of anyone's and
+fields (`getattr(p, 'y', None)`: the class as tested, that reads the object's own dict and runs
+no code), the other names the body reads floats. Then the body runs no code of anyone's and
 raises nothing, and the loop names and the locals it sets end with the values of the last
 object's last step, as they do in the nest as written. A RUN_LAST pass (the rounds would
 rewrite the kept nest again).
@@ -61,9 +62,8 @@ Example::
             Particle_dict.get('y', notdefined) is notdefined) and type(g) is float:
             ok = True
             for t_e in ps:
-                if not (type(t_e) is Particle_2 and type(t_e.__dict__) is
-                    dict_2 and type(t_e.__dict__.get('vy')) is float and type(
-                    t_e.__dict__.get('y')) is float):
+                if not (type(t_e) is Particle_2 and type(getattr(t_e, 'vy',
+                    None)) is float and type(getattr(t_e, 'y', None)) is float):
                     ok = False
                     break
         if ok:
@@ -234,9 +234,12 @@ class _Interchanger:
                  methods.value_class_check(vc.cls, own, vc.init, tuple(fields), {}),
                  *(_is(ir.Name(name), float) for name in sorted(shape.invariants)),
                  *(_holds(module, name, value) for name, value in sorted(shape.globals.items()))]
-        attrs = ir.Attribute(scan, "__dict__")
-        element_test = ir.BoolOp("and", (_is(scan, vc.cls), _is(attrs, dict), *(
-            _is(ir.Call(ir.Attribute(attrs, "get"), (ir.Const(f),), ()), float)
+        # (`getattr(p, f, None)`: with the class as tested, the field's value in the object's
+        # own dict, or None where it lacks it, read with no code run; reading `p.__dict__`
+        # instead would make the dict of an object that keeps its fields inline, and the
+        # loops' reads of its fields slower: bounce_particles took 12% longer)
+        element_test = ir.BoolOp("and", (_is(scan, vc.cls), *(
+            _is(ir.Call(ir.Const(getattr), (scan, ir.Const(f), ir.Const(None)), ()), float)
             for f in fields)))
         prescan = ir.For(scan, ir.Name(items), (ir.If(ir.Op("not", (element_test,)), (
             ir.Assign((ok,), ir.Const(False), loc), ir.Break(loc)), (), loc),), (), loc)

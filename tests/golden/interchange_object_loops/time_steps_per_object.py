@@ -46,9 +46,8 @@ def f(start, steps, g):
         float and dict_2.get('DT') == 0.01):
         ok = True
         for t_e in particles:
-            if not (type(t_e) is Particle_2 and type(t_e.__dict__) is
-                dict_3 and type(t_e.__dict__.get('vy')) is float and type(
-                t_e.__dict__.get('y')) is float):
+            if not (type(t_e) is Particle_2 and type(getattr(t_e, 'vy',
+                None)) is float and type(getattr(t_e, 'y', None)) is float):
                 ok = False
                 break
     if ok:
