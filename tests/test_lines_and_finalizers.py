@@ -282,13 +282,14 @@ FINALIZER_MODULE = """\
         return 1
 
     def rebind_by_float_arithmetic(n):
-        h = 0.5
+        h = 0.25 if n > 5 else 0.5
         for i in range(n):
             d = Resource(i)
             print("turn", i)
+            h = h * 0.5 + 0.125
             d = 0.0
             d = (h * h + 1.0) * -h
-            print("rebound", d)
+            print("rebound", d, d)
         return 1
 
     def rebind_by_a_division(zero):

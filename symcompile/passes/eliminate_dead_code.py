@@ -107,11 +107,9 @@ def eliminate_dead_code(function: ir.Function) -> ir.Function:
         return False
 
     def sweep(body: tuple[ir.Stmt, ...]) -> tuple[ir.Stmt, ...]:
-        kept_statements: list[ir.Stmt] = []  # from the end, so `after` is the next one kept
-        for stmt in reversed(body):
-            if not drops(stmt, kept_statements[-1] if kept_statements else None):
-                kept_statements.append(stmt)
-        return body if len(kept_statements) == len(body) else tuple(reversed(kept_statements))
+        kept_statements = tuple(stmt for stmt, after in zip(body, (*body[1:], None))
+                                if not drops(stmt, after))
+        return body if len(kept_statements) == len(body) else kept_statements
 
     def visit(stmt: ir.Stmt) -> ir.Stmt:
         bodies = nested_bodies(stmt)
@@ -124,8 +122,10 @@ def _rebinds_quietly(names: set[str], after: ir.Stmt | None,
                      types: Callable[[], dict[int, TypeEnv]]) -> bool:
     """Whether `after` binds exactly `names`, each to a value computed with `+ - *` (unary `-`
     `+` too) of float constants and locals known as floats where it starts: no code runs and
-    nothing raises (float arithmetic overflows to inf) before the values they held end."""
-    if not isinstance(after, ir.Assign) or len(after.targets) != len(names) \
+    nothing raises (float arithmetic overflows to inf) before the values they held end. (An
+    operation, never dropped itself, as a constant would be.)"""
+    if not isinstance(after, ir.Assign) or not isinstance(after.value, ir.Op) \
+            or len(after.targets) != len(names) \
             or {t.id for t in after.targets if isinstance(t, ir.Name)} != names \
             or (env := types().get(id(after))) is None:
         return False

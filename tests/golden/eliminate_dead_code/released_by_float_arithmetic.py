@@ -1,9 +1,9 @@
 # A dead `acc = 0.0` over a value that may have a finalizer (`x * x` of unknown type) goes where
 # the next statement rebinds `acc` to `+ - *` of floats (`h` is known to be one): that runs no
 # code and raises nothing, so the value replaced ends there with nothing observable between.
-# Before a division (it may raise), an operation on a value of unknown type or a call (after
-# a dead `acc = 1.0` that goes: the next statement kept counts), the dead store stays and
-# releases the value where it did.
+# Before a division (it may raise), an operation on a value of unknown type or a constant
+# (`acc = 1.0` goes itself, so the value would end at the call after it), the dead store stays
+# and releases the value where it did.
 def f(values):
     out = []
     h = 0.5
