@@ -58,9 +58,11 @@ import types
 
 from .. import ir
 from ..analysis.effects import Effects
+from ..analysis.trusted import builds_container
 from ..analysis.value_types import TypeEnv, types_before
 from ..ir.names import (body_size, bound_on_entry, check_fallback, falls_back, local_names, means,
-                        node_kinds, target_names, untracked_names)
+                        node_kinds, parameter_names, stored_targets, target_names,
+                        untracked_names)
 from ..ir.rewrite import (copy_statements, header_expression, map_expr, map_statements,
                           nested_bodies, statement_expressions, unchanged_or_new, walk_expr,
                           walk_statements, with_bodies, with_header)
@@ -195,6 +197,11 @@ class _Speculator:
         self.bound = bound_on_entry(function)
         self.locals = local_names(function)
         self.tracked = self.locals - untracked_names(function)
+        # the locals that may hold what the function did not build (a parameter, an item)
+        self.foreign = set(parameter_names(function)) | {
+            name for stmt in walk_statements(function.body)
+            if not (isinstance(stmt, ir.Assign) and builds_container(stmt.value))
+            for target in stored_targets(stmt) for name in target_names(target)}
         self.assumed: list[ir.Assumption] = []
 
     def _tested(self, loop: ir.For | ir.While, env: TypeEnv) -> list[str] | None:
@@ -210,9 +217,21 @@ class _Speculator:
                        if name not in target and env.get(name) is None)
         return names if len(names) <= MAX_TESTED else None
 
+    def _hopeless(self, loop: ir.For | ir.While, env: TypeEnv) -> bool:
+        """Whether the loop reads an item or an attribute of a local, or loops over one, that
+        is of no known type and may be something other than a list or dict the function built:
+        its code may run whatever the test (a quick answer, before the trial's analyses)."""
+        owners = [node.value for stmt in walk_statements((loop,))
+                  for expr in statement_expressions(stmt) for node in walk_expr(expr)
+                  if isinstance(node, (ir.Subscript, ir.Attribute))]
+        owners += [stmt.iter for stmt in walk_statements((loop,)) if isinstance(stmt, ir.For)]
+        return any(isinstance(owner, ir.Name) and owner.id in self.foreign
+                   and env.get(owner.id) is None for owner in owners)
+
     def _split(self, loop: ir.For | ir.While) -> ir.If | None:
         env = self.env_before.get(id(loop))
-        if env is None or body_size((loop,)) > COPY_BUDGET or not _holds_check(loop.body):
+        if env is None or body_size((loop,)) > COPY_BUDGET or not _holds_check(loop.body) \
+                or self._hopeless(loop, env):
             return None
         names = self._tested(loop, env)
         if names is None:
