@@ -57,6 +57,33 @@ MODULE = """\
         def push(self, value):
             globals()["half"] = other
 
+    def step(x, c):
+        return x * x + c
+
+    def escape(c, limit):
+        # a while loop calling a helper, with a break and an else
+        x = 0.0
+        count = 0
+        while count < limit:
+            x = step(x, c)
+            if x > 4.0:
+                break
+            count += 1
+        else:
+            count = -1
+        return count, x
+
+    def nested(cs, limit):
+        out = []
+        for c in cs:
+            t = 0.0
+            for k in range(limit):
+                t = step(t, c) * 0.5
+                if t != t:
+                    continue
+            out.append(t)
+        return out
+
     def pushing(t, obj, n):
         for k in range(n):
             t = half(t)
@@ -127,3 +154,28 @@ def test_same_results_where_the_loop_calls_code_that_rebinds_the_helper(make_mod
         variant = sc.symbolic(module.pushing) if compiled else module.pushing
         results.append(variant(4.0, module.Pusher(), 5).hex())
     assert results[0] == results[1]
+
+
+@pytest.mark.parametrize("args", [
+    (0.25, 50), (-2.0, 50), (0.5, 0), (1, 20), (True, 3), (math.nan, 5), (-0.0, 5),
+    (0.3, 10**3), (2.0, 2.5),
+])
+def test_same_results_while_loops_with_break_and_else(make_module, args):
+    module = _fresh(make_module)
+    assert_equivalent(module.escape, sc.symbolic(module.escape), args)
+
+
+@pytest.mark.parametrize("args", [
+    ([0.25, -1.5, 0.1], 30), ([0.25, 1, 2**60], 3), ([], 4), ([math.inf, math.nan], 5),
+    ((0.5, -0.0), 6), ([0.25], -1),
+])
+def test_same_results_inner_loops_of_any_kind(make_module, args):
+    module = _fresh(make_module)
+    assert_equivalent(module.nested, sc.symbolic(module.nested), args)
+
+
+def test_never_slower_while_and_inner_loops_lose_their_checks(make_module):
+    module = _fresh(make_module)
+    for function, args in ((module.escape, (0.25, 50)), (module.nested, ([0.25], 30))):
+        source = sc.source(sc.symbolic(function), *args)
+        assert "held" in source and source.count("step(") == 1, source  # the kept loop's call
