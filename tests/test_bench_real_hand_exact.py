@@ -15,7 +15,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from benchmarks.real import all_kernels
+from benchmarks.real import all_kernels, lists
 from benchmarks.real.objects import Matrix, Particle, Vec2
 from symcompile.runtime.oracle import assert_equivalent
 
@@ -180,3 +180,28 @@ def test_hand_reference_exact_for_hostile_inputs(name: str,
     kernel = BY_NAME[name]
     assert kernel.hand is not None
     assert_equivalent(kernel.fn, kernel.hand, case())  # warnings too, as the oracle records them
+
+
+class RebindsCoefficients(float):
+    """A float whose products rebind the module's coefficients (horner_poly reads them anew
+    for each point)."""
+
+    def __mul__(self, other: object) -> float:
+        lists.COEFFS = (1.0,) * 8
+        return float(self) * other  # type: ignore[operator]
+
+    __rmul__ = __mul__
+
+
+def test_hand_reference_exact_where_an_item_rebinds_the_coefficients() -> None:
+    kernel = BY_NAME["horner_poly"]
+    assert kernel.hand is not None
+    results = []
+    for variant in (kernel.fn, kernel.hand):
+        saved = lists.COEFFS
+        try:
+            results.append(variant([RebindsCoefficients(0.5), 0.25, 2.0]))
+        finally:
+            lists.COEFFS = saved
+    assert results[0] == results[1]
+

@@ -281,6 +281,25 @@ FINALIZER_MODULE = """\
         print("after")
         return 1
 
+    def rebind_by_float_arithmetic(n):
+        h = 0.25 if n > 5 else 0.5
+        for i in range(n):
+            d = Resource(i)
+            print("turn", i)
+            h = h * 0.5 + 0.125
+            d = 0.0
+            d = (h * h + 1.0) * -h
+            print("rebound", d, d)
+        return 1
+
+    def rebind_by_a_division(zero):
+        h = 0.0 if zero else 0.5
+        d = Resource()
+        d = 0.0
+        d = 1.0 / h
+        print("after", d)
+        return 1
+
     def _helper():
         r = Resource("helper")
         return 1
@@ -300,6 +319,7 @@ FINALIZER_MODULE = """\
 FINALIZER_CALLS = {
     "dead_store": (), "rebind_in_branch": (True,), "rebind_in_loop": (2,),
     "rebind_at_the_end_of_a_turn": (2,), "rebind_after_the_loop_else": (2,),
+    "rebind_by_float_arithmetic": (3,), "rebind_by_a_division": (True,),
 }
 
 
@@ -308,6 +328,23 @@ def test_never_wrong_dead_store_keeps_the_finalizer_where_it_runs(make_module, n
     module = make_module(FINALIZER_MODULE)
     original = getattr(module, name)
     assert_equivalent(original, sc.symbolic(original), FINALIZER_CALLS[name])
+
+
+def test_never_slower_dead_store_before_float_arithmetic_goes(make_module):
+    module = make_module(FINALIZER_MODULE)
+    assert "d = 0.0" not in sc.source(sc.symbolic(module.rebind_by_float_arithmetic), 3)
+    # a division may raise: the dead store releases the value before the ZeroDivisionError
+    assert "d = 0.0" in sc.source(sc.symbolic(module.rebind_by_a_division), True)
+
+
+def test_never_wrong_dead_store_before_a_division_releases_before_the_error(make_module, capsys):
+    module = make_module(FINALIZER_MODULE)
+    for variant in (module.rebind_by_a_division, sc.symbolic(module.rebind_by_a_division)):
+        try:
+            variant(True)
+        except ZeroDivisionError:  # the raising frame (and what it holds) lives on in here
+            print("caught")
+    assert capsys.readouterr().out == "del r\ncaught\n" * 2
 
 
 def test_never_slower_dead_store_over_a_number_still_goes(make_module):

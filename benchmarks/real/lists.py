@@ -53,6 +53,10 @@ def horner_poly(xs):
 
 
 def horner_poly_hand(xs):
+    # the coefficients are read once where the loop reads them for each point (an item's `*`
+    # may rebind COEFFS): exact only where no code of the items runs (a list of floats)
+    if type(xs) is not list or not all_of_type(xs, float):
+        return horner_poly(xs)
     c0, c1, c2, c3, c4, c5, c6, c7 = COEFFS
     return [((((((((0.0 * x + c0) * x + c1) * x + c2) * x + c3) * x + c4) * x + c5) * x + c6)
              * x + c7) for x in xs]

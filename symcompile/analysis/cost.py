@@ -10,7 +10,8 @@ docs/cost-model.md has the table and how to read it.
 
 A call's cost is the sum over what it evaluates, the expression DAG read as the tree the code
 generator writes. Where the model cannot know, it expects: both branches of an `if` equally
-likely, a loop of unknown length `LOOP_TURNS` turns, arrays of `ARRAY_ELEMENTS` elements (array
+likely (but a check at a call of an inlined helper to hold: its fallback runs only where the
+helper was rebound), a loop of unknown length `LOOP_TURNS` turns, arrays of `ARRAY_ELEMENTS` elements (array
 code is written for arrays big enough to matter; on tiny ones a ufunc's dispatch dominates).
 Types come from `value_types` under the argument types of the call at hand, for both versions,
 so `a * b` costs an array operation in each when the arguments are arrays.
@@ -27,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import ir
+from ..ir.names import check_fallback, falls_back
 from ..ir.rewrite import nested_bodies, statement_expressions, walk_expr, walk_statements
 from .value_types import TypeEnv, type_of, types_before
 
@@ -163,6 +165,8 @@ class _Estimate:
             case ir.AugAssign(target, op, value):
                 return own + self.stored(target, env) + self.operation(
                     ir.Op(op, (target, value)), env, into=True)
+            case ir.If() if check_fallback(stmt) is not None:  # a check at a call
+                return own + BRANCH + self.block(bodies[0])
             case ir.If():
                 return own + BRANCH + (self.block(bodies[0]) + self.block(bodies[1])) / 2
             case ir.For():
@@ -216,6 +220,8 @@ class _Estimate:
                 return self.operands(operands, env) + self.operation(expr, env) * len(ops)
             case ir.BoolOp(_, values):
                 return self.operands(values, env) + BRANCH * len(values)
+            case ir.IfExp(test, body, orelse) if falls_back(test, orelse):  # a check at a call
+                return self.expr(test, env) + BRANCH + self.expr(body, env)
             case ir.IfExp(test, body, orelse):
                 both = self.expr(body, env) + self.expr(orelse, env)
                 return self.expr(test, env) + BRANCH + both / 2

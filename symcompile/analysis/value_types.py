@@ -8,7 +8,8 @@ a version is compiled for (`ir.Function.argument_types`) and from tests such as
 float, `True + True` an int), and for arrays by NumPy's: an operator on an array is its ufunc
 (`a * b` is `np.multiply(a, b)`), whose result dtype NumPy itself resolves (NEP 50: a Python
 float beside a float32 array stays float32). They flow through assignments, branches and
-loops. A fact that rests on an argument's type remembers that argument, so a rewrite relying on
+loops; a loop over `range(...)` of ints counts in ints where `range` is the builtin bound as
+an object (a pass that binds it relies on the global: speculate_clean_loops). A fact that rests on an argument's type remembers that argument, so a rewrite relying on
 it can have the argument's type checked on entry.
 
 A whole-array reduction (`np.sum(a)`, `a.max()`) of a known array is the NumPy scalar NumPy
@@ -558,9 +559,17 @@ def _loop_target(stmt: ir.For | ir.While, name: str) -> bool:
 
 
 def _turn_start(stmt: ir.For | ir.While, head: TypeEnv) -> TypeEnv:
-    """The types at the start of a turn: a `for` loop's target holds an element (unknown)."""
+    """The types at the start of a turn: a `for` loop's target holds an element (unknown, but
+    an int for `range` itself, bound as an object, of ints)."""
     if isinstance(stmt, ir.For):
-        return {name: known for name, known in head.items() if not _loop_target(stmt, name)}
+        turn = {name: known for name, known in head.items() if not _loop_target(stmt, name)}
+        match stmt:
+            case ir.For(ir.Name(name), ir.Call(ir.Const(func), args, ())) if func is range and args:
+                counts = [type_of(arg, head) for arg in args]
+                if all(known is not None and known.type in (int, bool) for known in counts):
+                    turn[name] = Known(int, frozenset().union(
+                        *(known.arguments for known in counts if known is not None)))
+        return turn
     return head
 
 

@@ -44,6 +44,7 @@ from .iterate_array_recurrences import iterate_array_recurrences
 from .iterate_lists import iterate_lists
 from .propagate import propagate
 from .simplify_algebra import simplify_algebra
+from .speculate_clean_loops import speculate_clean_loops
 from .speculate_loop_types import speculate_loop_types
 from .speculate_invariant_types import speculate_invariant_types
 from .split_local_dicts import split_local_dicts
@@ -87,6 +88,10 @@ PASSES: tuple[Pass, ...] = (
     # give a loop computing `+ - *` on values it never changes, of unknown types, a copy for
     # floats where the cost model says it pays, so that the next pass hoists them from it
     speculate_invariant_types,
+    # give a loop that checks inlined helpers at their calls on every turn a copy without the
+    # checks, behind one test of its locals' types and a recheck (after the inlining and the
+    # binding of math functions above, whose results it judges)
+    speculate_clean_loops,
     # compute quiet operations on values a loop never changes once, before the loop (after
     # simplify_algebra, whose types it uses, and with the functions above already bound)
     hoist_loop_invariants,
