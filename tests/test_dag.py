@@ -203,3 +203,15 @@ def test_a_300_statement_function_is_drawn_around_each_passs_changes(
             assert len(graph.labels) <= dag.MAX_NODES
             width, height = _size(dag.to_svg(graph))
             assert width <= 1600 and height <= 4000, (step.title, width, height)
+
+
+def test_always_explainable_a_return_of_a_name_stored_by_another_group_is_drawn() -> None:
+    """newton_cbrt's final IR ends with `return out` alone in its group, `out` an input there
+    (stored by an earlier group): the return is a statement node reading it, not a relabelled
+    operation (drawing the page raised KeyError)."""
+    from benchmarks import bench_loops
+    final = explain(bench_loops.newton_cbrt, [1.0, 8.0, 27.5]).final_ir
+    assert final is not None
+    drawn = [dag.to_svg(graph) for _, graph in dag.pictures(final)]
+    assert any(re.search(r'<g class="node statement[^"]*"><title>[^<]*return out</title>', svg)
+               for svg in drawn)

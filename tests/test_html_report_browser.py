@@ -272,7 +272,7 @@ def test_playground_shows_return_10_for_typed_code(browser: webdriver.Chrome, pl
     fold = [section for section in sections
             if section.find_element(By.TAG_NAME, "h3").text.startswith("fold_constants")][-1]
     added = fold.find_elements(By.CSS_SELECTOR, "figure.after g.node.added text")
-    assert [node.text for node in added] == ["fancy_func_result = 10"]
+    assert [node.text for node in added] == ["return 10"]
     screenshot = shot_path(tmp_path, "playground.png")
     assert browser.save_screenshot(str(screenshot))
     assert is_png(screenshot) and png_size(screenshot) == (WIDTH, browser.execute_script(

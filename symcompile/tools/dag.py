@@ -181,7 +181,7 @@ class _Builder:
         fresh = len(self.graph.labels)
         uses = [self.value(expr) for expr in statement_expressions(stmt, targets=False)]
         if isinstance(stmt, (ir.Return, ir.ExprStmt)) and uses[0] is not None and \
-                uses[0] >= fresh and not self.graph.uses(uses[0]):
+                uses[0] >= fresh and uses[0] in self.operations and not self.graph.uses(uses[0]):
             self._becomes_statement(uses[0], text, stmt)  # `return a + b`: one node
             return
         targets = stored_targets(stmt)
