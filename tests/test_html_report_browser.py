@@ -170,14 +170,17 @@ def test_dag_picture_is_drawn_with_a_box_per_node_and_labels_inside(
         page: tuple[webdriver.Chrome, Explanation]) -> None:
     driver, explanation = page
     assert explanation.final_ir is not None
-    nodes = len(dag.build_graph(explanation.final_ir).labels)
+    # the final DAG: one picture, or for a big function the overview of its statement groups
+    # (shown) and each group's picture (folded)
+    pictures = dag.pictures(explanation.final_ir)
     svg = driver.find_element(By.CSS_SELECTOR, ".final-dag svg.dag")
     assert svg.is_displayed()
     assert svg.size["width"] > 0 and svg.size["height"] > 0
-    assert len(svg.find_elements(By.TAG_NAME, "rect")) >= nodes
+    assert len(svg.find_elements(By.TAG_NAME, "rect")) >= len(pictures[0][1].labels)
     # Each label follows its box (dag.to_svg); the labels sticking out of their boxes, in
     # every picture (the final DAG's and each pass's before and after, scaled to fit).
-    assert len(driver.find_elements(By.CSS_SELECTOR, "svg.dag")) == 1 + 2 * len(explanation.steps)
+    assert len(driver.find_elements(By.CSS_SELECTOR, "svg.dag")) == \
+        len(pictures) + 2 * len(explanation.steps)
     outside = driver.execute_script("""
         return Array.from(document.querySelectorAll('svg.dag text'), text => {
             const box = text.previousElementSibling.getBBox(), label = text.getBBox();
